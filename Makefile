@@ -1,0 +1,56 @@
+# SPDX-License-Identifier: MIT
+#
+# vcuda top-level build. Userspace objects go to build/; the kernel module
+# is built by Kbuild (see Kbuild and kernel/Kbuild) into kernel/vcuda.ko.
+#
+#   make            build the module, the libraries, the tools and the tests
+#   make deps       install what the build and the test VM need (apt-get)
+#   make run        build, boot the VM, load the module, run the samples
+#   make test       build and run every test; ends with "N passed, N failed"
+#   make bench      run the benchmarks, writing numbers to build/bench/
+#
+# Each directory adds its rules in a fragment included below.
+
+.DEFAULT_GOAL := all
+SHELL := /bin/bash
+.DELETE_ON_ERROR:
+
+TOP := $(CURDIR)
+B := $(TOP)/build
+CUDA_HOME ?= /usr/local/cuda
+NVCC ?= $(CUDA_HOME)/bin/nvcc
+
+# Kernel headers: the newest installed Debian 6.12 build, the one the test
+# VM boots. On your own machine: make KDIR=/lib/modules/$(uname -r)/build
+KDIR ?= $(shell $(TOP)/tools/kernel-version --kdir)
+
+CC := gcc
+USER_CFLAGS := -std=c11 -Wall -Wextra -Werror -O2 -g -fPIC \
+	-D_GNU_SOURCE -fvisibility=hidden \
+	-I$(TOP)/uapi -I$(CUDA_HOME)/include \
+	$(shell pkg-config --cflags libdrm)
+USER_LDFLAGS := -Wl,--as-needed -Wl,-z,defs -Wl,-z,now
+
+# Sample programs are built as cuda-samples' CMake builds them: separable
+# compilation, shared cudart, an sm_75 target that also carries PTX.
+SAMPLE_NVCC_FLAGS := -rdc=true -cudart shared \
+	-gencode arch=compute_75,code=[compute_75,sm_75] -O2
+
+ALL_TARGETS :=
+TEST_TARGETS :=
+CLEAN_DIRS := $(B)
+
+include mk/deps.mk
+include kernel/kernel.mk
+include libcuda/ptx/ptx.mk
+include libcuda/libcuda.mk
+include libcudart/libcudart.mk
+include tools/tools.mk
+include tests/tests.mk
+
+.PHONY: all clean
+all: $(ALL_TARGETS)
+
+clean:
+	rm -rf $(CLEAN_DIRS)
+	$(MAKE) -C $(KDIR) M=$(TOP) clean >/dev/null 2>&1 || true

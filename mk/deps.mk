@@ -1,0 +1,26 @@
+# SPDX-License-Identifier: MIT
+# Dependencies: packages (make deps) and files taken from Debian's kernel
+# source at build time, never committed: the kselftest harness and
+# checkpatch.
+
+.PHONY: deps
+deps:
+	@$(TOP)/tools/install-deps
+
+LINUX_SOURCE_TAR ?= /usr/src/linux-source-6.12.tar.xz
+KSRC := $(B)/linux-source
+KSRC_FILES := \
+	tools/testing/selftests/kselftest.h \
+	tools/testing/selftests/kselftest_harness.h \
+	scripts/checkpatch.pl \
+	scripts/spelling.txt \
+	scripts/const_structs.checkpatch
+
+$(KSRC)/.stamp: $(LINUX_SOURCE_TAR)
+	@mkdir -p $(KSRC)
+	tar -xJf $< -C $(KSRC) --strip-components=1 \
+		$(addprefix linux-source-6.12/,$(KSRC_FILES))
+	@touch $@
+
+# Include path for tests built on the kselftest harness.
+KSELFTEST_CFLAGS := -I$(KSRC)/tools/testing/selftests
