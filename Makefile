@@ -54,3 +54,17 @@ all: $(ALL_TARGETS)
 clean:
 	rm -rf $(CLEAN_DIRS)
 	$(MAKE) -C $(KDIR) M=$(TOP) clean >/dev/null 2>&1 || true
+
+# The README's two commands.
+.PHONY: run test
+# Each first installs what is missing, then builds in a fresh make so that
+# KDIR is found once the kernel headers are there.
+run:
+	@$(MAKE) --no-print-directory deps
+	@$(MAKE) --no-print-directory all
+	tools/vcuda-vm --param num_devices=$(or $(NUM_DEVICES),1) -- tools/vm/demo.sh
+
+test:
+	@$(MAKE) --no-print-directory deps
+	@$(MAKE) --no-print-directory all
+	HOST_TESTS="$(HOST_TESTS)" tests/run-tests

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The process's table of device-visible allocations, keyed by address.
+ * Addresses are unified: a device allocation lives at the same address
+ * for the CPU and for the GPU, so one table answers "what is this
+ * pointer?" for memcpy directions, pointer attributes and fault checks.
+ */
+#ifndef VCUDA_ALLOC_TABLE_H
+#define VCUDA_ALLOC_TABLE_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ptx/ptx.h"
+
+struct CUctx_st;
+
+enum alloc_kind {
+	ALLOC_DEVICE,		/* cuMemAlloc, module variables */
+	ALLOC_HOST,		/* cuMemAllocHost / cuMemHostAlloc */
+};
+
+struct vc_alloc {
+	uint64_t va;
+	uint64_t size;		/* as requested */
+	uint64_t mapped_size;	/* page-rounded, as mapped */
+	struct CUctx_st *ctx;
+	uint32_t bo;		/* GEM handle on ctx's device */
+	enum alloc_kind kind;
+	unsigned int flags;
+};
+
+/* Immutable, reference-counted list of a context's ranges for launches. */
+struct range_snapshot {
+	atomic_int refs;
+	size_t count;
+	struct ptx_mem_range ranges[];
+};
+
+int alloc_table_insert(const struct vc_alloc *alloc);
+/* Removes the allocation starting exactly at @va. */
+bool alloc_table_remove(uint64_t va, struct vc_alloc *out);
+/* Finds the allocation containing @addr. */
+bool alloc_table_find(uint64_t addr, struct vc_alloc *out);
+/* Removes one allocation of @ctx, if any is left. */
+bool alloc_table_take_any(struct CUctx_st *ctx, struct vc_alloc *out);
+
+/* The ranges of @ctx now, with a reference for the caller. */
+struct range_snapshot *alloc_table_snapshot(struct CUctx_st *ctx);
+void range_snapshot_put(struct range_snapshot *snap);
+
+#endif

@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Dispatchers: the threads through which the kernel's compute engine
+ * reaches this process. Each waits in the kernel for a launch of its
+ * context, runs the launch's CTAs together with the SM pool, and reports
+ * completion or the first fault. The kernel signals the job's fence after
+ * the report, which is what stream synchronization waits for.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+
+#include "compute.h"
+#include "context.h"
+#include "kmd.h"
+#include "launch.h"
+#include "sm_pool.h"
+
+static uint32_t kernel_fault_kind(enum ptx_fault_kind kind)
+{
+	switch (kind) {
+	case PTX_FAULT_NONE:
+		return DRM_VCUDA_FAULT_NONE;
+	case PTX_FAULT_UNMAPPED:
+		return DRM_VCUDA_FAULT_UNMAPPED;
+	case PTX_FAULT_READ_ONLY:
+		return DRM_VCUDA_FAULT_READ_ONLY;
+	case PTX_FAULT_MISALIGNED:
+		return DRM_VCUDA_FAULT_MISALIGNED;
+	case PTX_FAULT_TRAP:
+		return DRM_VCUDA_FAULT_TRAP;
+	case PTX_FAULT_ASSERT:
+		return DRM_VCUDA_FAULT_ASSERT;
+	case PTX_FAULT_ILLEGAL_INSTRUCTION:
+	default:
+		return DRM_VCUDA_FAULT_ILLEGAL_INSTRUCTION;
+	}
+}
+
+static void report_fault(struct CUctx_st *ctx, const struct launch_record *rec,
+			 const struct ptx_fault *fault, uint32_t kind)
+{
+	char message[sizeof(ctx->fault_message)];
+
+	snprintf(message, sizeof(message),
+		 "%s, block (%u,%u,%u) thread (%u,%u,%u), address 0x%llx: %s",
+		 rec->kernel_name, fault->cta[0], fault->cta[1], fault->cta[2],
+		 fault->thread[0], fault->thread[1], fault->thread[2],
+		 (unsigned long long)fault->addr, fault->message);
+	ctx_set_fault(ctx, fault_kind_result(kind), message);
+}
+
+/* Runs one launch taken from the kernel and reports its outcome. */
+static void run_launch(struct CUctx_st *ctx, struct ptx_worker *worker,
+		       const struct drm_vcuda_compute_wait *taken)
+{
+	const struct launch_record *rec =
+		(const struct launch_record *)(uintptr_t)taken->descriptor;
+	struct ptx_fault fault = { 0 };
+	uint32_t kind = DRM_VCUDA_FAULT_NONE;
+
+	if (!sm_pool_run(ctx->pool, worker, &rec->launch, &fault)) {
+		kind = kernel_fault_kind(fault.kind);
+		report_fault(ctx, rec, &fault, kind);
+	}
+	kmd_compute_done(ctx->dev->fd, ctx->ctx_id, taken->launch_id, kind,
+			 kind == DRM_VCUDA_FAULT_NONE ? 0 : fault.addr);
+}
+
+static void *dispatcher_main(void *arg)
+{
+	struct CUctx_st *ctx = arg;
+	struct ptx_worker *worker = ptx_worker_create();
+
+	block_signals();
+	while (worker) {
+		struct drm_vcuda_compute_wait taken;
+		int err = kmd_compute_wait(ctx->dev->fd, ctx->ctx_id, 0, &taken);
+
+		if (err == -EINTR || err == -ETIMEDOUT)
+			continue;
+		if (err)	/* -ENOENT: the context is gone */
+			break;
+		run_launch(ctx, worker, &taken);
+	}
+	if (worker)
+		ptx_worker_destroy(worker);
+	return NULL;
+}
+
+CUresult compute_start(struct CUctx_st *ctx)
+{
+	unsigned int sms = ctx->dev->info.sm_count;
+
+	/* Dispatchers run CTAs too, so one SM thread fewer. */
+	ctx->pool = sm_pool_create(sms > 1 ? sms - 1 : 0);
+	if (!ctx->pool)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	for (int i = 0; i < CTX_DISPATCHERS; i++) {
+		/* On failure the caller unwinds through compute_stop(). */
+		if (pthread_create(&ctx->dispatchers[i], NULL, dispatcher_main,
+				   ctx))
+			return CUDA_ERROR_OUT_OF_MEMORY;
+		ctx->ndispatchers++;
+	}
+	return CUDA_SUCCESS;
+}
+
+void compute_stop(struct CUctx_st *ctx)
+{
+	for (int i = 0; i < ctx->ndispatchers; i++)
+		pthread_join(ctx->dispatchers[i], NULL);
+	ctx->ndispatchers = 0;
+	sm_pool_destroy(ctx->pool);
+	ctx->pool = NULL;
+}

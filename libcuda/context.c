@@ -1,0 +1,499 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Contexts, the per-thread context stack, primary contexts and the
+ * cuCtx* / cuDevicePrimaryCtx* API.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api.h"
+#include "compute.h"
+#include "context.h"
+#include "kmd.h"
+#include "memory.h"
+#include "module.h"
+#include "stream.h"
+
+#define CTX_STACK_MAX 64
+
+static _Thread_local struct CUctx_st *ctx_stack[CTX_STACK_MAX];
+static _Thread_local int ctx_depth;
+
+/* Every live context, so that stale handles are caught. */
+static pthread_mutex_t live_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct live_ctx {
+	struct CUctx_st *ctx;
+	struct live_ctx *next;
+} *live;
+
+static void live_add(struct live_ctx *node, struct CUctx_st *ctx)
+{
+	node->ctx = ctx;
+	pthread_mutex_lock(&live_lock);
+	node->next = live;
+	live = node;
+	pthread_mutex_unlock(&live_lock);
+}
+
+static void live_remove(struct CUctx_st *ctx)
+{
+	struct live_ctx **link, *gone = NULL;
+
+	pthread_mutex_lock(&live_lock);
+	for (link = &live; *link; link = &(*link)->next) {
+		if ((*link)->ctx == ctx) {
+			gone = *link;
+			*link = gone->next;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&live_lock);
+	free(gone);
+}
+
+static int is_live(struct CUctx_st *ctx)
+{
+	int found = 0;
+
+	pthread_mutex_lock(&live_lock);
+	for (struct live_ctx *n = live; n && !found; n = n->next)
+		found = n->ctx == ctx;
+	pthread_mutex_unlock(&live_lock);
+	return found;
+}
+
+CUresult ctx_create(struct vc_device *dev, unsigned int flags, int primary,
+		    struct CUctx_st **out)
+{
+	struct CUctx_st *ctx = calloc(1, sizeof(*ctx));
+	struct live_ctx *node = malloc(sizeof(*node));
+	CUresult res = CUDA_ERROR_OUT_OF_MEMORY;
+	int err;
+
+	if (!ctx || !node)
+		goto fail_free;
+	ctx->dev = dev;
+	ctx->flags = flags;
+	ctx->is_primary = primary;
+	pthread_mutex_init(&ctx->lock, NULL);
+	atomic_init(&ctx->sticky, CUDA_SUCCESS);
+	err = kmd_ctx_create(dev->fd, &ctx->ctx_id);
+	if (err) {
+		res = err == -EPERM || err == -EBUSY
+		      ? CUDA_ERROR_DEVICE_UNAVAILABLE : result_from_errno(err);
+		goto fail_free;
+	}
+	res = stream_create(ctx, 0, 0, &ctx->null_stream);
+	if (res != CUDA_SUCCESS)
+		goto fail_kernel_ctx;
+	res = compute_start(ctx);
+	if (res != CUDA_SUCCESS)
+		goto fail_compute;
+	live_add(node, ctx);
+	*out = ctx;
+	return CUDA_SUCCESS;
+
+fail_compute:
+	stream_destroy(ctx->null_stream);
+	kmd_ctx_destroy(dev->fd, ctx->ctx_id);
+	compute_stop(ctx);
+	goto fail_free;
+fail_kernel_ctx:
+	kmd_ctx_destroy(dev->fd, ctx->ctx_id);
+fail_free:
+	free(ctx);
+	free(node);
+	return res;
+}
+
+void ctx_destroy(struct CUctx_st *ctx)
+{
+	struct vc_alloc alloc;
+
+	live_remove(ctx);
+	ctx_synchronize(ctx);
+	modules_unload_all(ctx);
+	while (ctx->streams)
+		stream_destroy(ctx->streams);
+	while (alloc_table_take_any(ctx, &alloc))
+		mem_release(&alloc);
+	/* Wakes the dispatchers out of their wait with -ENOENT. */
+	kmd_ctx_destroy(ctx->dev->fd, ctx->ctx_id);
+	compute_stop(ctx);
+	range_snapshot_put(ctx->ranges);
+	pthread_mutex_destroy(&ctx->lock);
+	/* Drop it from this thread's stack; other threads keep a stale one. */
+	for (int i = 0; i < ctx_depth; i++)
+		if (ctx_stack[i] == ctx)
+			ctx_stack[i] = NULL;
+	free(ctx);
+}
+
+struct CUctx_st *ctx_current(void)
+{
+	return ctx_depth ? ctx_stack[ctx_depth - 1] : NULL;
+}
+
+CUresult ctx_enter(struct CUctx_st **out)
+{
+	CUresult res = driver_check_init();
+	struct CUctx_st *ctx;
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	ctx = ctx_current();
+	if (!ctx)
+		return CUDA_ERROR_INVALID_CONTEXT;
+	res = atomic_load(&ctx->sticky);
+	if (res != CUDA_SUCCESS)
+		return res;
+	*out = ctx;
+	return CUDA_SUCCESS;
+}
+
+CUresult fault_kind_result(uint32_t kind)
+{
+	switch (kind) {
+	case DRM_VCUDA_FAULT_NONE:
+		return CUDA_SUCCESS;
+	case DRM_VCUDA_FAULT_UNMAPPED:
+	case DRM_VCUDA_FAULT_READ_ONLY:
+		return CUDA_ERROR_ILLEGAL_ADDRESS;
+	case DRM_VCUDA_FAULT_MISALIGNED:
+		return CUDA_ERROR_MISALIGNED_ADDRESS;
+	case DRM_VCUDA_FAULT_ASSERT:
+		return CUDA_ERROR_ASSERT;
+	case DRM_VCUDA_FAULT_ILLEGAL_INSTRUCTION:
+		return CUDA_ERROR_ILLEGAL_INSTRUCTION;
+	case DRM_VCUDA_FAULT_TIMEOUT:
+		return CUDA_ERROR_LAUNCH_TIMEOUT;
+	case DRM_VCUDA_FAULT_TRAP:
+	case DRM_VCUDA_FAULT_RESET:
+	case DRM_VCUDA_FAULT_LAUNCH:
+	default:
+		return CUDA_ERROR_LAUNCH_FAILED;
+	}
+}
+
+void ctx_set_fault(struct CUctx_st *ctx, CUresult error, const char *message)
+{
+	CUresult none = CUDA_SUCCESS;
+
+	if (atomic_compare_exchange_strong(&ctx->sticky, &none, error)) {
+		snprintf(ctx->fault_message, sizeof(ctx->fault_message), "%s",
+			 message);
+		debug_log("context %u faulted: %s", ctx->ctx_id, message);
+	}
+}
+
+CUresult ctx_check_fault(struct CUctx_st *ctx)
+{
+	struct drm_vcuda_ctx_get_state state;
+	CUresult res = atomic_load(&ctx->sticky);
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	if (kmd_ctx_get_state(ctx->dev->fd, ctx->ctx_id, &state))
+		return CUDA_ERROR_UNKNOWN;
+	if (state.fault_kind != DRM_VCUDA_FAULT_NONE) {
+		char message[96];
+
+		snprintf(message, sizeof(message),
+			 "kernel reported fault %u at 0x%llx", state.fault_kind,
+			 (unsigned long long)state.fault_addr);
+		ctx_set_fault(ctx, fault_kind_result(state.fault_kind), message);
+	}
+	return atomic_load(&ctx->sticky);
+}
+
+CUresult ctx_synchronize(struct CUctx_st *ctx)
+{
+	CUresult res = CUDA_SUCCESS;
+	struct CUstream_st *s;
+
+	/* Streams are only unlinked by their owner; walking is safe. */
+	pthread_mutex_lock(&ctx->lock);
+	s = ctx->streams;
+	pthread_mutex_unlock(&ctx->lock);
+	for (; s; s = s->next) {
+		CUresult r = stream_wait_idle(s);
+
+		if (res == CUDA_SUCCESS)
+			res = r;
+	}
+	return res != CUDA_SUCCESS ? res : ctx_check_fault(ctx);
+}
+
+/* --- The context stack --- */
+
+CUDA_EXPORT CUresult cuCtxGetCurrent(CUcontext *pctx)
+{
+	CUresult res = driver_check_init();
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	if (!pctx)
+		return CUDA_ERROR_INVALID_VALUE;
+	*pctx = ctx_current();
+	return CUDA_SUCCESS;
+}
+
+CUDA_EXPORT CUresult cuCtxSetCurrent(CUcontext ctx)
+{
+	CUresult res = driver_check_init();
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	if (!ctx) {
+		if (ctx_depth)
+			ctx_depth--;
+		return CUDA_SUCCESS;
+	}
+	if (!is_live(ctx))
+		return CUDA_ERROR_INVALID_CONTEXT;
+	if (!ctx_depth)
+		ctx_depth = 1;
+	ctx_stack[ctx_depth - 1] = ctx;
+	return CUDA_SUCCESS;
+}
+
+CUDA_EXPORT CUresult cuCtxPushCurrent(CUcontext ctx)
+{
+	CUresult res = driver_check_init();
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	if (!ctx || !is_live(ctx))
+		return CUDA_ERROR_INVALID_CONTEXT;
+	if (ctx_depth == CTX_STACK_MAX)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	ctx_stack[ctx_depth++] = ctx;
+	return CUDA_SUCCESS;
+}
+
+CUDA_EXPORT CUresult cuCtxPopCurrent(CUcontext *pctx)
+{
+	CUresult res = driver_check_init();
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	if (!ctx_depth)
+		return CUDA_ERROR_INVALID_CONTEXT;
+	ctx_depth--;
+	if (pctx)
+		*pctx = ctx_stack[ctx_depth];
+	return CUDA_SUCCESS;
+}
+
+CUDA_EXPORT CUresult cuCtxGetDevice(CUdevice *device)
+{
+	CUresult res = driver_check_init();
+	struct CUctx_st *ctx;
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	if (!device)
+		return CUDA_ERROR_INVALID_VALUE;
+	ctx = ctx_current();
+	if (!ctx)
+		return CUDA_ERROR_INVALID_CONTEXT;
+	*device = ctx->dev->ordinal;
+	return CUDA_SUCCESS;
+}
+
+CUDA_EXPORT CUresult cuCtxSynchronize(void)
+{
+	CUresult res = driver_check_init();
+	struct CUctx_st *ctx;
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	ctx = ctx_current();
+	if (!ctx)
+		return CUDA_ERROR_INVALID_CONTEXT;
+	return ctx_synchronize(ctx);
+}
+
+CUDA_EXPORT CUresult cuCtxGetFlags(unsigned int *flags)
+{
+	struct CUctx_st *ctx;
+	CUresult res = driver_check_init();
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	if (!flags)
+		return CUDA_ERROR_INVALID_VALUE;
+	ctx = ctx_current();
+	if (!ctx)
+		return CUDA_ERROR_INVALID_CONTEXT;
+	*flags = ctx->flags;
+	return CUDA_SUCCESS;
+}
+
+CUDA_EXPORT CUresult cuCtxGetApiVersion(CUcontext ctx, unsigned int *version)
+{
+	CUresult res = driver_check_init();
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	if (!version)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (!ctx)
+		ctx = ctx_current();
+	if (!ctx || !is_live(ctx))
+		return CUDA_ERROR_INVALID_CONTEXT;
+	*version = 3020;	/* the v2 context API, as CUDA reports */
+	return CUDA_SUCCESS;
+}
+
+/* --- Created contexts --- */
+
+#define CTX_SCHED_FLAGS (CU_CTX_SCHED_MASK | CU_CTX_MAP_HOST | \
+			 CU_CTX_LMEM_RESIZE_TO_MAX)
+
+CUDA_EXPORT CUresult cuCtxCreate(CUcontext *pctx,
+				 CUctxCreateParams *params,
+				 unsigned int flags, CUdevice dev)
+{
+	CUresult res = driver_check_init();
+	struct vc_device *vd;
+	struct CUctx_st *ctx;
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	if (!pctx || (flags & ~CTX_SCHED_FLAGS))
+		return CUDA_ERROR_INVALID_VALUE;
+	if (params && (params->execAffinityParams || params->cigParams))
+		return CUDA_ERROR_NOT_SUPPORTED;
+	vd = device_get(dev);
+	if (!vd)
+		return CUDA_ERROR_INVALID_DEVICE;
+	res = ctx_create(vd, flags, 0, &ctx);
+	if (res != CUDA_SUCCESS)
+		return res;
+	if (ctx_depth == CTX_STACK_MAX) {
+		ctx_destroy(ctx);
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	}
+	ctx_stack[ctx_depth++] = ctx;
+	*pctx = ctx;
+	return CUDA_SUCCESS;
+}
+
+CUDA_EXPORT CUresult cuCtxDestroy(CUcontext ctx)
+{
+	CUresult res = driver_check_init();
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	if (!ctx || !is_live(ctx) || ctx->is_primary)
+		return CUDA_ERROR_INVALID_CONTEXT;
+	ctx_destroy(ctx);
+	if (ctx_depth && !ctx_stack[ctx_depth - 1])
+		ctx_depth--;
+	return CUDA_SUCCESS;
+}
+
+/* --- Primary contexts --- */
+
+static CUresult primary_lookup(CUdevice dev, struct vc_device **out)
+{
+	CUresult res = driver_check_init();
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	*out = device_get(dev);
+	return *out ? CUDA_SUCCESS : CUDA_ERROR_INVALID_DEVICE;
+}
+
+CUDA_EXPORT CUresult cuDevicePrimaryCtxRetain(CUcontext *pctx, CUdevice dev)
+{
+	struct vc_device *vd;
+	CUresult res = primary_lookup(dev, &vd);
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	if (!pctx)
+		return CUDA_ERROR_INVALID_VALUE;
+	pthread_mutex_lock(&vd->primary_lock);
+	if (!vd->primary)
+		res = ctx_create(vd, vd->primary_flags, 1, &vd->primary);
+	if (res == CUDA_SUCCESS) {
+		vd->primary_refs++;
+		*pctx = vd->primary;
+	}
+	pthread_mutex_unlock(&vd->primary_lock);
+	return res;
+}
+
+CUDA_EXPORT CUresult cuDevicePrimaryCtxRelease(CUdevice dev)
+{
+	struct vc_device *vd;
+	CUresult res = primary_lookup(dev, &vd);
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	pthread_mutex_lock(&vd->primary_lock);
+	if (vd->primary_refs == 0) {
+		res = CUDA_ERROR_INVALID_CONTEXT;
+	} else if (--vd->primary_refs == 0 && vd->primary) {
+		ctx_destroy(vd->primary);
+		vd->primary = NULL;
+	}
+	pthread_mutex_unlock(&vd->primary_lock);
+	return res;
+}
+
+CUDA_EXPORT CUresult cuDevicePrimaryCtxReset(CUdevice dev)
+{
+	struct vc_device *vd;
+	CUresult res = primary_lookup(dev, &vd);
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	pthread_mutex_lock(&vd->primary_lock);
+	if (vd->primary) {
+		ctx_destroy(vd->primary);
+		vd->primary = NULL;
+	}
+	pthread_mutex_unlock(&vd->primary_lock);
+	return CUDA_SUCCESS;
+}
+
+CUDA_EXPORT CUresult cuDevicePrimaryCtxGetState(CUdevice dev,
+						unsigned int *flags,
+						int *active)
+{
+	struct vc_device *vd;
+	CUresult res = primary_lookup(dev, &vd);
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	if (!flags || !active)
+		return CUDA_ERROR_INVALID_VALUE;
+	pthread_mutex_lock(&vd->primary_lock);
+	*flags = vd->primary_flags;
+	*active = vd->primary != NULL;
+	pthread_mutex_unlock(&vd->primary_lock);
+	return CUDA_SUCCESS;
+}
+
+CUDA_EXPORT CUresult cuDevicePrimaryCtxSetFlags(CUdevice dev,
+						unsigned int flags)
+{
+	struct vc_device *vd;
+	CUresult res = primary_lookup(dev, &vd);
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	if (flags & ~CTX_SCHED_FLAGS)
+		return CUDA_ERROR_INVALID_VALUE;
+	pthread_mutex_lock(&vd->primary_lock);
+	vd->primary_flags = flags;
+	if (vd->primary)
+		vd->primary->flags = flags;
+	pthread_mutex_unlock(&vd->primary_lock);
+	return CUDA_SUCCESS;
+}

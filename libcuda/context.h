@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Contexts: one kernel context (and so one GPU address space) each, with
+ * its streams, its compute workers and its sticky error.
+ */
+#ifndef VCUDA_CONTEXT_H
+#define VCUDA_CONTEXT_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+
+#include <cuda.h>
+
+#include "device.h"
+
+struct sm_pool;
+struct range_snapshot;
+
+#define CTX_DISPATCHERS 2
+
+struct CUctx_st {
+	struct vc_device *dev;
+	uint32_t ctx_id;		/* the kernel's context */
+	unsigned int flags;
+	int is_primary;
+
+	pthread_mutex_t lock;		/* streams list, range snapshot */
+	struct CUstream_st *streams;	/* every stream, for synchronize */
+	struct CUstream_st *null_stream;
+
+	/* Compute engine side: threads that take launches, and the SMs. */
+	struct sm_pool *pool;
+	pthread_t dispatchers[CTX_DISPATCHERS];
+	int ndispatchers;
+
+	/* The allocations a kernel of this context may touch. */
+	struct range_snapshot *ranges;
+	uint64_t ranges_generation;
+
+	/* Loaded modules, unloaded with the context. */
+	struct CUmod_st *modules;
+
+	/* First error that poisoned the context (CUDA_SUCCESS if none). */
+	_Atomic CUresult sticky;
+	char fault_message[320];
+};
+
+/* Creates a context on @dev (kernel context, null stream, workers). */
+CUresult ctx_create(struct vc_device *dev, unsigned int flags, int primary,
+		    struct CUctx_st **out);
+void ctx_destroy(struct CUctx_st *ctx);
+
+/* The calling thread's current context, or NULL. */
+struct CUctx_st *ctx_current(void);
+
+/*
+ * Prologue of most API calls: the current context, or an error (not
+ * initialised, no context, or the context's sticky error).
+ */
+CUresult ctx_enter(struct CUctx_st **ctx);
+
+/* Waits for all work of all streams; returns the sticky error if any. */
+CUresult ctx_synchronize(struct CUctx_st *ctx);
+
+/* Reads the kernel's fault state into the sticky error; returns it. */
+CUresult ctx_check_fault(struct CUctx_st *ctx);
+
+/* Records the first fault of the context, with a message for VCUDA_DEBUG. */
+void ctx_set_fault(struct CUctx_st *ctx, CUresult error, const char *message);
+
+/* The CUresult a kernel fault kind becomes. */
+CUresult fault_kind_result(uint32_t fault_kind);
+
+#endif

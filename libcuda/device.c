@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Device discovery and the cuDevice* API.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "api.h"
+#include "device.h"
+#include "kmd.h"
+
+static struct vc_device devices[MAX_DEVICES];
+static int ndevices;
+
+static int by_index(const void *a, const void *b)
+{
+	const struct vc_device *da = a, *db = b;
+
+	return (int)da->info.index - (int)db->info.index;
+}
+
+CUresult devices_discover(void)
+{
+	int fds[MAX_DEVICES];
+	int found = kmd_open_all(fds, MAX_DEVICES);
+
+	for (int i = 0; i < found; i++) {
+		struct vc_device *dev = &devices[ndevices];
+
+		if (kmd_device_info(fds[i], &dev->info)) {
+			close(fds[i]);
+			continue;
+		}
+		dev->fd = fds[i];
+		pthread_mutex_init(&dev->primary_lock, NULL);
+		ndevices++;
+	}
+	qsort(devices, ndevices, sizeof(devices[0]), by_index);
+	for (int i = 0; i < ndevices; i++)
+		devices[i].ordinal = i;
+	debug_log("%d device(s)", ndevices);
+	return ndevices ? CUDA_SUCCESS : CUDA_ERROR_NO_DEVICE;
+}
+
+int device_count(void)
+{
+	return ndevices;
+}
+
+struct vc_device *device_get(CUdevice dev)
+{
+	if (dev < 0 || dev >= ndevices)
+		return NULL;
+	return &devices[dev];
+}
+
+CUDA_EXPORT CUresult cuDeviceGetCount(int *count)
+{
+	CUresult res = driver_check_init();
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	if (!count)
+		return CUDA_ERROR_INVALID_VALUE;
+	*count = ndevices;
+	return CUDA_SUCCESS;
+}
+
+CUDA_EXPORT CUresult cuDeviceGet(CUdevice *device, int ordinal)
+{
+	CUresult res = driver_check_init();
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	if (!device)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (!device_get(ordinal))
+		return CUDA_ERROR_INVALID_DEVICE;
+	*device = ordinal;
+	return CUDA_SUCCESS;
+}
+
+/* Common prologue of the per-device queries. */
+static CUresult lookup(CUdevice dev, const void *out, struct vc_device **vd)
+{
+	CUresult res = driver_check_init();
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	if (!out)
+		return CUDA_ERROR_INVALID_VALUE;
+	*vd = device_get(dev);
+	return *vd ? CUDA_SUCCESS : CUDA_ERROR_INVALID_DEVICE;
+}
+
+CUDA_EXPORT CUresult cuDeviceGetName(char *name, int len, CUdevice dev)
+{
+	struct vc_device *vd;
+	CUresult res = lookup(dev, name, &vd);
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	if (len <= 0)
+		return CUDA_ERROR_INVALID_VALUE;
+	strncpy(name, vd->info.name, len - 1);
+	name[len - 1] = '\0';
+	return CUDA_SUCCESS;
+}
+
+CUDA_EXPORT CUresult cuDeviceGetUuid(CUuuid *uuid, CUdevice dev)
+{
+	struct vc_device *vd;
+	CUresult res = lookup(dev, uuid, &vd);
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	memcpy(uuid->bytes, vd->info.uuid, sizeof(uuid->bytes));
+	return CUDA_SUCCESS;
+}
+
+CUDA_EXPORT CUresult cuDeviceTotalMem(size_t *bytes, CUdevice dev)
+{
+	struct vc_device *vd;
+	CUresult res = lookup(dev, bytes, &vd);
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	*bytes = vd->info.vram_size;
+	return CUDA_SUCCESS;
+}
+
+CUDA_EXPORT CUresult cuDeviceComputeCapability(int *major, int *minor,
+					       CUdevice dev)
+{
+	struct vc_device *vd;
+	CUresult res = lookup(dev, major, &vd);
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	if (!minor)
+		return CUDA_ERROR_INVALID_VALUE;
+	*major = vd->info.cc_major;
+	*minor = vd->info.cc_minor;
+	return CUDA_SUCCESS;
+}
+
+CUDA_EXPORT CUresult cuDeviceGetAttribute(int *value, CUdevice_attribute attr,
+					  CUdevice dev)
+{
+	struct vc_device *vd;
+	CUresult res = lookup(dev, value, &vd);
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	return device_attribute(vd, attr, value) ? CUDA_SUCCESS
+						 : CUDA_ERROR_INVALID_VALUE;
+}

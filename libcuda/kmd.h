@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * kmd: the kernel-mode driver interface. Every ioctl libcuda issues goes
+ * through a function here, so this file is where a CUDA call turns into
+ * an ioctl on the vcuda render node. Functions return 0 or a negative
+ * errno, never a CUresult: callers map errors to what CUDA would return.
+ */
+#ifndef VCUDA_KMD_H
+#define VCUDA_KMD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "vcuda_drm.h"
+
+/* Opens every vcuda render node; returns the number found (fds[] filled). */
+int kmd_open_all(int *fds, int max);
+
+int kmd_device_info(int fd, struct drm_vcuda_device_info *info);
+int kmd_memory_info(int fd, struct drm_vcuda_memory_info *info);
+
+int kmd_ctx_create(int fd, uint32_t *ctx_id);
+int kmd_ctx_destroy(int fd, uint32_t ctx_id);
+int kmd_ctx_get_state(int fd, uint32_t ctx_id,
+		      struct drm_vcuda_ctx_get_state *state);
+
+int kmd_bo_create(int fd, uint64_t size, uint32_t placement, uint32_t flags,
+		  uint32_t *handle);
+int kmd_bo_close(int fd, uint32_t handle);
+int kmd_bo_mmap_offset(int fd, uint32_t handle, uint64_t *offset);
+int kmd_vm_map(int fd, uint32_t ctx_id, uint32_t handle, uint64_t va,
+	       uint64_t size);
+int kmd_vm_unmap(int fd, uint32_t ctx_id, uint64_t va, uint64_t size);
+
+int kmd_queue_create(int fd, uint32_t ctx_id, uint32_t engine,
+		     uint32_t priority, uint32_t *queue_id);
+int kmd_queue_destroy(int fd, uint32_t queue_id);
+
+/* At most this many waits per job (the kernel takes 64 sync ops). */
+#define KMD_MAX_WAITS 63
+
+/*
+ * Submits one job of @count commands that starts once every timeline
+ * point in @waits has signalled, and signals @syncobj at @point.
+ */
+int kmd_submit(int fd, uint32_t queue_id, const struct drm_vcuda_cmd *cmds,
+	       uint32_t count, const struct drm_vcuda_sync_op *waits,
+	       uint32_t nwaits, uint32_t syncobj, uint64_t point);
+
+int kmd_compute_wait(int fd, uint32_t ctx_id, uint64_t timeout_ns,
+		     struct drm_vcuda_compute_wait *out);
+int kmd_compute_done(int fd, uint32_t ctx_id, uint64_t launch_id,
+		     uint32_t fault_kind, uint64_t fault_addr);
+
+int kmd_syncobj_create(int fd, uint32_t *handle);
+int kmd_syncobj_destroy(int fd, uint32_t handle);
+/* Waits until @handle's timeline reaches @point. */
+int kmd_syncobj_wait(int fd, uint32_t handle, uint64_t point);
+/* Reads the timeline's signalled value. */
+int kmd_syncobj_query(int fd, uint32_t handle, uint64_t *value);
+
+#endif

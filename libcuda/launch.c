@@ -1,0 +1,219 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cuLaunchKernel: check the configuration against the device's limits,
+ * pack the parameters, snapshot the memory the kernel may touch, and
+ * queue the launch record on the stream. The record is the LAUNCH
+ * command's descriptor; a dispatcher thread gets it back from the kernel.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "api.h"
+#include "context.h"
+#include "launch.h"
+#include "module.h"
+#include "stream.h"
+
+void launch_record_free(struct launch_record *rec)
+{
+	range_snapshot_put(rec->ranges);
+	free(rec);
+}
+
+static CUresult check_dims(const struct drm_vcuda_device_info *info,
+			   const struct CUfunc_st *f, const uint32_t grid[3],
+			   const uint32_t block[3])
+{
+	uint64_t threads = (uint64_t)block[0] * block[1] * block[2];
+
+	for (int i = 0; i < 3; i++) {
+		if (!grid[i] || !block[i])
+			return CUDA_ERROR_INVALID_VALUE;
+		if (grid[i] > info->max_grid_dim[i] ||
+		    block[i] > info->max_block_dim[i])
+			return CUDA_ERROR_INVALID_VALUE;
+	}
+	if (threads > info->max_threads_per_block)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (f->info.max_threads && threads > f->info.max_threads)
+		return CUDA_ERROR_INVALID_VALUE;
+	for (int i = 0; i < 3; i++)
+		if (f->info.reqntid[i] && block[i] != f->info.reqntid[i])
+			return CUDA_ERROR_INVALID_VALUE;
+	return CUDA_SUCCESS;
+}
+
+/* Parameters given as CU_LAUNCH_PARAM_BUFFER_POINTER/SIZE in @extra. */
+static CUresult params_from_extra(void **extra, const void **buf, size_t *size)
+{
+	*buf = NULL;
+	*size = 0;
+	for (size_t i = 0; extra[i] != CU_LAUNCH_PARAM_END; i += 2) {
+		if (extra[i] == CU_LAUNCH_PARAM_BUFFER_POINTER)
+			*buf = extra[i + 1];
+		else if (extra[i] == CU_LAUNCH_PARAM_BUFFER_SIZE)
+			*size = *(size_t *)extra[i + 1];
+		else
+			return CUDA_ERROR_INVALID_VALUE;
+	}
+	return *buf ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
+
+static CUresult pack_params(const struct ptx_kernel_info *info, void **params,
+			    void **extra, unsigned char *out)
+{
+	const void *buf;
+	size_t size;
+	CUresult res;
+
+	if (params && extra)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (params) {
+		for (uint32_t i = 0; i < info->param_count; i++) {
+			if (!params[i])
+				return CUDA_ERROR_INVALID_VALUE;
+			memcpy(out + info->params[i].offset, params[i],
+			       info->params[i].size);
+		}
+		return CUDA_SUCCESS;
+	}
+	if (!extra)
+		return info->param_count ? CUDA_ERROR_INVALID_VALUE : CUDA_SUCCESS;
+	res = params_from_extra(extra, &buf, &size);
+	if (res != CUDA_SUCCESS)
+		return res;
+	if (size < info->param_size)
+		return CUDA_ERROR_INVALID_VALUE;
+	memcpy(out, buf, info->param_size);
+	return CUDA_SUCCESS;
+}
+
+CUDA_EXPORT CUresult cuLaunchKernel(CUfunction f, unsigned int gx,
+				    unsigned int gy, unsigned int gz,
+				    unsigned int bx, unsigned int by,
+				    unsigned int bz, unsigned int shared_bytes,
+				    CUstream stream, void **params,
+				    void **extra)
+{
+	const uint32_t grid[3] = { gx, gy, gz }, block[3] = { bx, by, bz };
+	struct launch_record *rec;
+	struct CUctx_st *ctx;
+	CUresult res = ctx_enter(&ctx);
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	if (!f)
+		return CUDA_ERROR_INVALID_HANDLE;
+	if (f->module->ctx != ctx)
+		return CUDA_ERROR_INVALID_CONTEXT;
+	res = check_dims(&ctx->dev->info, f, grid, block);
+	if (res != CUDA_SUCCESS)
+		return res;
+	if (shared_bytes > (unsigned int)f->max_dynamic_shared)
+		return CUDA_ERROR_INVALID_VALUE;
+	rec = calloc(1, sizeof(*rec) + f->info.param_size);
+	if (!rec)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	res = pack_params(&f->info, params, extra, rec->params);
+	if (res != CUDA_SUCCESS) {
+		free(rec);
+		return res;
+	}
+	rec->ctx = ctx;
+	rec->kernel_name = f->info.name;
+	rec->ranges = alloc_table_snapshot(ctx);
+	rec->launch = (struct ptx_launch){
+		.kernel = f->kernel,
+		.grid = { gx, gy, gz },
+		.block = { bx, by, bz },
+		.dynamic_shared_size = shared_bytes,
+		.params = rec->params,
+		.ranges = rec->ranges ? rec->ranges->ranges : NULL,
+		.range_count = rec->ranges ? rec->ranges->count : 0,
+	};
+	if (!rec->ranges) {
+		free(rec);
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	}
+	res = stream_launch(stream_resolve(ctx, stream), rec);
+	if (res != CUDA_SUCCESS)
+		launch_record_free(rec);
+	return res;
+}
+
+CUDA_EXPORT CUresult cuFuncGetAttribute(int *value, CUfunction_attribute attr,
+					CUfunction f)
+{
+	if (!value)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (!f)
+		return CUDA_ERROR_INVALID_HANDLE;
+	switch (attr) {
+	case CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK:
+		*value = f->info.max_threads ? (int)f->info.max_threads
+			 : (int)f->module->ctx->dev->info.max_threads_per_block;
+		return CUDA_SUCCESS;
+	case CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES:
+		*value = f->info.static_shared_size;
+		return CUDA_SUCCESS;
+	case CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES:
+		*value = 0;
+		return CUDA_SUCCESS;
+	case CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES:
+		*value = f->info.local_size;
+		return CUDA_SUCCESS;
+	case CU_FUNC_ATTRIBUTE_NUM_REGS:
+		*value = f->info.num_regs;
+		return CUDA_SUCCESS;
+	case CU_FUNC_ATTRIBUTE_PTX_VERSION:
+	case CU_FUNC_ATTRIBUTE_BINARY_VERSION:
+		*value = f->module->ctx->dev->info.cc_major * 10 +
+			 f->module->ctx->dev->info.cc_minor;
+		return CUDA_SUCCESS;
+	case CU_FUNC_ATTRIBUTE_CACHE_MODE_CA:
+		*value = 0;
+		return CUDA_SUCCESS;
+	case CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES:
+		*value = f->max_dynamic_shared;
+		return CUDA_SUCCESS;
+	case CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT:
+		*value = f->shared_carveout;
+		return CUDA_SUCCESS;
+	default:
+		return CUDA_ERROR_INVALID_VALUE;
+	}
+}
+
+CUDA_EXPORT CUresult cuFuncSetAttribute(CUfunction f, CUfunction_attribute attr,
+					int value)
+{
+	const struct drm_vcuda_device_info *info;
+
+	if (!f)
+		return CUDA_ERROR_INVALID_HANDLE;
+	info = &f->module->ctx->dev->info;
+	switch (attr) {
+	case CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES:
+		if (value < 0 || (uint64_t)value + f->info.static_shared_size >
+				 info->shared_mem_per_block_optin)
+			return CUDA_ERROR_INVALID_VALUE;
+		f->max_dynamic_shared = value;
+		return CUDA_SUCCESS;
+	case CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT:
+		if (value < -1 || value > 100)
+			return CUDA_ERROR_INVALID_VALUE;
+		f->shared_carveout = value;
+		return CUDA_SUCCESS;
+	default:
+		return CUDA_ERROR_INVALID_VALUE;
+	}
+}
+
+CUDA_EXPORT CUresult cuFuncSetCacheConfig(CUfunction f, CUfunc_cache config)
+{
+	if (!f)
+		return CUDA_ERROR_INVALID_HANDLE;
+	/* A preference only; there is no L1/shared split to configure. */
+	return config <= CU_FUNC_CACHE_PREFER_EQUAL ? CUDA_SUCCESS
+						    : CUDA_ERROR_INVALID_VALUE;
+}

@@ -1,0 +1,254 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Allocation: create a buffer object, map it into the process with mmap()
+ * on the render node (the kernel picks the address), then bind the same
+ * address in the context's GPU address space. From then on the CPU and
+ * the GPU see the allocation at one address, which is the CUdeviceptr.
+ */
+#include <stdlib.h>
+#include <sys/mman.h>
+
+#include "api.h"
+#include "context.h"
+#include "kmd.h"
+#include "memory.h"
+
+#define PAGE_SIZE DRM_VCUDA_PAGE_SIZE
+#define LARGE_PAGE DRM_VCUDA_LARGE_PAGE_SIZE
+
+static uint64_t round_up(uint64_t v, uint64_t to)
+{
+	return (v + to - 1) & ~(to - 1);
+}
+
+/*
+ * Reserves an address range aligned to @align: large allocations get
+ * large-page alignment so the GPU page tables can use 2 MiB entries.
+ */
+static void *reserve_aligned(uint64_t size, uint64_t align)
+{
+	uint64_t span = size + align - PAGE_SIZE;
+	uint8_t *base = mmap(NULL, span, PROT_NONE,
+			     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	uint8_t *aligned;
+
+	if (base == MAP_FAILED)
+		return NULL;
+	aligned = (uint8_t *)round_up((uintptr_t)base, align);
+	if (aligned > base)
+		munmap(base, aligned - base);
+	if (aligned + size < base + span)
+		munmap(aligned + size, base + span - (aligned + size));
+	return aligned;
+}
+
+static CUresult map_bo(struct CUctx_st *ctx, uint32_t bo, uint64_t size,
+		       uint64_t *va)
+{
+	int fd = ctx->dev->fd;
+	uint64_t offset;
+	void *where, *mapped;
+	int err = kmd_bo_mmap_offset(fd, bo, &offset);
+
+	if (err)
+		return result_from_errno(err);
+	where = reserve_aligned(size, size >= LARGE_PAGE ? LARGE_PAGE : PAGE_SIZE);
+	if (!where)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	mapped = mmap(where, size, PROT_READ | PROT_WRITE,
+		      MAP_SHARED | MAP_FIXED, fd, offset);
+	if (mapped == MAP_FAILED) {
+		munmap(where, size);
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	}
+	err = kmd_vm_map(fd, ctx->ctx_id, bo, (uintptr_t)mapped, size);
+	if (err) {
+		munmap(mapped, size);
+		return result_from_errno(err);
+	}
+	*va = (uintptr_t)mapped;
+	return CUDA_SUCCESS;
+}
+
+CUresult mem_alloc(struct CUctx_st *ctx, uint64_t size, enum alloc_kind kind,
+		   unsigned int flags, uint64_t *va)
+{
+	uint64_t mapped_size = round_up(size, PAGE_SIZE);
+	uint32_t placement = kind == ALLOC_HOST ? DRM_VCUDA_BO_PLACEMENT_HOST
+						: DRM_VCUDA_BO_PLACEMENT_DEVICE;
+	struct vc_alloc alloc = {
+		.size = size,
+		.mapped_size = mapped_size,
+		.ctx = ctx,
+		.kind = kind,
+		.flags = flags,
+	};
+	CUresult res;
+	int err;
+
+	if (size == 0 || mapped_size < size)
+		return CUDA_ERROR_INVALID_VALUE;
+	err = kmd_bo_create(ctx->dev->fd, mapped_size, placement, 0, &alloc.bo);
+	if (err)
+		return result_from_errno(err);
+	res = map_bo(ctx, alloc.bo, mapped_size, &alloc.va);
+	if (res == CUDA_SUCCESS && alloc_table_insert(&alloc)) {
+		mem_release(&alloc);
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	}
+	if (res != CUDA_SUCCESS) {
+		kmd_bo_close(ctx->dev->fd, alloc.bo);
+		return res;
+	}
+	*va = alloc.va;
+	return CUDA_SUCCESS;
+}
+
+void mem_release(const struct vc_alloc *alloc)
+{
+	int fd = alloc->ctx->dev->fd;
+
+	kmd_vm_unmap(fd, alloc->ctx->ctx_id, alloc->va, alloc->mapped_size);
+	munmap((void *)(uintptr_t)alloc->va, alloc->mapped_size);
+	kmd_bo_close(fd, alloc->bo);
+}
+
+CUresult mem_free(uint64_t va)
+{
+	struct vc_alloc alloc;
+
+	if (!alloc_table_remove(va, &alloc))
+		return CUDA_ERROR_INVALID_VALUE;
+	mem_release(&alloc);
+	return CUDA_SUCCESS;
+}
+
+CUDA_EXPORT CUresult cuMemAlloc(CUdeviceptr *dptr, size_t bytesize)
+{
+	struct CUctx_st *ctx;
+	CUresult res = ctx_enter(&ctx);
+	uint64_t va;
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	if (!dptr || bytesize == 0)
+		return CUDA_ERROR_INVALID_VALUE;
+	res = mem_alloc(ctx, bytesize, ALLOC_DEVICE, 0, &va);
+	if (res == CUDA_SUCCESS)
+		*dptr = va;
+	return res;
+}
+
+/* Frees @va, which must be an allocation of @kind; synchronizes first. */
+static CUresult free_kind(uint64_t va, enum alloc_kind kind)
+{
+	struct CUctx_st *ctx;
+	struct vc_alloc alloc;
+	CUresult res = ctx_enter(&ctx);
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	if (va == 0)
+		return CUDA_SUCCESS;
+	if (!alloc_table_find(va, &alloc) || alloc.va != va || alloc.kind != kind)
+		return CUDA_ERROR_INVALID_VALUE;
+	/* Work in flight may still use the memory, as cuMemFree promises. */
+	res = ctx_synchronize(alloc.ctx);
+	if (res != CUDA_SUCCESS)
+		return res;
+	return mem_free(va);
+}
+
+CUDA_EXPORT CUresult cuMemFree(CUdeviceptr dptr)
+{
+	return free_kind(dptr, ALLOC_DEVICE);
+}
+
+CUDA_EXPORT CUresult cuMemHostAlloc(void **pp, size_t bytesize,
+				    unsigned int flags)
+{
+	const unsigned int known = CU_MEMHOSTALLOC_PORTABLE |
+				   CU_MEMHOSTALLOC_DEVICEMAP |
+				   CU_MEMHOSTALLOC_WRITECOMBINED;
+	struct CUctx_st *ctx;
+	CUresult res = ctx_enter(&ctx);
+	uint64_t va;
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	if (!pp || (flags & ~known))
+		return CUDA_ERROR_INVALID_VALUE;
+	if (bytesize == 0) {
+		*pp = NULL;
+		return CUDA_SUCCESS;
+	}
+	res = mem_alloc(ctx, bytesize, ALLOC_HOST, flags, &va);
+	if (res == CUDA_SUCCESS)
+		*pp = (void *)(uintptr_t)va;
+	return res;
+}
+
+CUDA_EXPORT CUresult cuMemAllocHost(void **pp, size_t bytesize)
+{
+	return cuMemHostAlloc(pp, bytesize, 0);
+}
+
+CUDA_EXPORT CUresult cuMemFreeHost(void *p)
+{
+	return free_kind((uintptr_t)p, ALLOC_HOST);
+}
+
+CUDA_EXPORT CUresult cuMemHostGetDevicePointer(CUdeviceptr *pdptr, void *p,
+					       unsigned int flags)
+{
+	struct CUctx_st *ctx;
+	struct vc_alloc alloc;
+	CUresult res = ctx_enter(&ctx);
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	if (!pdptr || flags != 0)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (!alloc_table_find((uintptr_t)p, &alloc) || alloc.kind != ALLOC_HOST)
+		return CUDA_ERROR_INVALID_VALUE;
+	/* Unified addressing: the device sees host memory at its address. */
+	*pdptr = (uintptr_t)p;
+	return CUDA_SUCCESS;
+}
+
+CUDA_EXPORT CUresult cuMemGetInfo(size_t *free_bytes, size_t *total_bytes)
+{
+	struct drm_vcuda_memory_info info;
+	struct CUctx_st *ctx;
+	CUresult res = ctx_enter(&ctx);
+	int err;
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	if (!free_bytes || !total_bytes)
+		return CUDA_ERROR_INVALID_VALUE;
+	err = kmd_memory_info(ctx->dev->fd, &info);
+	if (err)
+		return result_from_errno(err);
+	*total_bytes = info.vram_size;
+	*free_bytes = info.vram_size - info.vram_used;
+	return CUDA_SUCCESS;
+}
+
+CUDA_EXPORT CUresult cuMemGetAddressRange(CUdeviceptr *base, size_t *size,
+					  CUdeviceptr dptr)
+{
+	struct CUctx_st *ctx;
+	struct vc_alloc alloc;
+	CUresult res = ctx_enter(&ctx);
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	if (!alloc_table_find(dptr, &alloc))
+		return CUDA_ERROR_NOT_FOUND;
+	if (base)
+		*base = alloc.va;
+	if (size)
+		*size = alloc.size;
+	return CUDA_SUCCESS;
+}

@@ -1,0 +1,295 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Loading a module: fatbin -> PTX texts (one per translation unit) ->
+ * one linked program -> variables placed in device memory. Kernels are
+ * looked up by name and cached as CUfunction handles.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api.h"
+#include "context.h"
+#include "memory.h"
+#include "module.h"
+#include "ptx/fatbin.h"
+
+static CUresult fatbin_result(enum fatbin_status status)
+{
+	switch (status) {
+	case FATBIN_OK:
+		return CUDA_SUCCESS;
+	case FATBIN_NO_PTX:
+		return CUDA_ERROR_NO_BINARY_FOR_GPU;
+	case FATBIN_UNSUPPORTED:
+		return CUDA_ERROR_NOT_SUPPORTED;
+	case FATBIN_NO_MEMORY:
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	case FATBIN_INVALID:
+	default:
+		return CUDA_ERROR_INVALID_IMAGE;
+	}
+}
+
+static CUresult ptx_result(enum ptx_status status)
+{
+	switch (status) {
+	case PTX_OK:
+		return CUDA_SUCCESS;
+	case PTX_ERR_UNSUPPORTED:
+		return CUDA_ERROR_NOT_SUPPORTED;
+	case PTX_ERR_NO_MEMORY:
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	case PTX_ERR_INVALID:
+		return CUDA_ERROR_INVALID_VALUE;
+	case PTX_ERR_SYNTAX:
+	case PTX_ERR_LINK:
+	default:
+		return CUDA_ERROR_INVALID_PTX;
+	}
+}
+
+/* Allocator the PTX path calls for each .global / .const variable. */
+static void *alloc_variable(void *user, size_t size, size_t align,
+			    enum ptx_var_space space)
+{
+	struct CUmod_st *mod = user;
+	uint64_t *grown, va;
+
+	(void)space;	/* constant memory is device memory here too */
+	(void)align;	/* allocations are page-aligned */
+	grown = realloc(mod->variables, (mod->nvariables + 1) * sizeof(*grown));
+	if (!grown)
+		return NULL;
+	mod->variables = grown;
+	if (mem_alloc(mod->ctx, size ? size : 1, ALLOC_DEVICE, 0, &va))
+		return NULL;
+	mod->variables[mod->nvariables++] = va;
+	return (void *)(uintptr_t)va;
+}
+
+static CUresult build_program(struct CUmod_st *mod, const void *image,
+			      size_t size, char *log, size_t log_len)
+{
+	const struct drm_vcuda_device_info *info = &mod->ctx->dev->info;
+	struct fatbin_ptx_list list = { 0 };
+	struct ptx_source *sources;
+	enum fatbin_status fs;
+	enum ptx_status ps;
+
+	fs = fatbin_collect_ptx(image, size, info->cc_major * 10 + info->cc_minor,
+				&list, log, log_len);
+	if (fs != FATBIN_OK)
+		return fatbin_result(fs);
+	sources = calloc(list.count, sizeof(*sources));
+	if (!sources) {
+		fatbin_ptx_list_free(&list);
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	}
+	for (size_t i = 0; i < list.count; i++) {
+		sources[i].text = list.items[i].text;
+		sources[i].len = list.items[i].len;
+		sources[i].name = list.items[i].source_name
+				  ? list.items[i].source_name : "<fatbin>";
+	}
+	ps = ptx_program_build(sources, list.count, &mod->program, log, log_len);
+	if (ps == PTX_OK)
+		ps = ptx_program_place_variables(mod->program, alloc_variable,
+						 mod, log, log_len);
+	free(sources);
+	fatbin_ptx_list_free(&list);
+	return ptx_result(ps);
+}
+
+static void free_module(struct CUmod_st *mod)
+{
+	for (size_t i = 0; i < mod->nvariables; i++)
+		mem_free(mod->variables[i]);
+	while (mod->functions) {
+		struct CUfunc_st *f = mod->functions;
+
+		mod->functions = f->next;
+		free(f);
+	}
+	if (mod->program)
+		ptx_program_destroy(mod->program);
+	pthread_mutex_destroy(&mod->lock);
+	free(mod->variables);
+	free(mod);
+}
+
+CUresult module_load(struct CUctx_st *ctx, const void *image, size_t size,
+		     struct CUmod_st **out, char *log, size_t log_len)
+{
+	struct CUmod_st *mod = calloc(1, sizeof(*mod));
+	char fallback_log[512];
+	CUresult res;
+
+	if (!mod)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	if (!log || !log_len) {
+		log = fallback_log;
+		log_len = sizeof(fallback_log);
+	}
+	log[0] = '\0';
+	mod->ctx = ctx;
+	pthread_mutex_init(&mod->lock, NULL);
+	res = build_program(mod, image, size, log, log_len);
+	if (res != CUDA_SUCCESS) {
+		/* CUDA says only the code; the reason is too useful to drop. */
+		fprintf(stderr, "vcuda: cannot load module: %s\n", log);
+		free_module(mod);
+		return res;
+	}
+	pthread_mutex_lock(&ctx->lock);
+	mod->next = ctx->modules;
+	ctx->modules = mod;
+	pthread_mutex_unlock(&ctx->lock);
+	*out = mod;
+	return CUDA_SUCCESS;
+}
+
+void module_unload(struct CUmod_st *mod)
+{
+	struct CUctx_st *ctx = mod->ctx;
+
+	pthread_mutex_lock(&ctx->lock);
+	for (struct CUmod_st **link = &ctx->modules; *link; link = &(*link)->next) {
+		if (*link == mod) {
+			*link = mod->next;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&ctx->lock);
+	free_module(mod);
+}
+
+void modules_unload_all(struct CUctx_st *ctx)
+{
+	while (ctx->modules)
+		module_unload(ctx->modules);
+}
+
+CUresult module_get_function(struct CUmod_st *mod, const char *name,
+			     struct CUfunc_st **out)
+{
+	const struct ptx_kernel *kernel = NULL;
+	struct CUfunc_st *f;
+
+	pthread_mutex_lock(&mod->lock);
+	for (f = mod->functions; f; f = f->next)
+		if (strcmp(f->info.name, name) == 0)
+			break;
+	if (!f && (kernel = ptx_program_kernel(mod->program, name))) {
+		f = calloc(1, sizeof(*f));
+		if (f) {
+			f->module = mod;
+			f->kernel = kernel;
+			ptx_kernel_get_info(kernel, &f->info);
+			f->max_dynamic_shared =
+				mod->ctx->dev->info.shared_mem_per_block -
+				f->info.static_shared_size;
+			f->shared_carveout = -1;
+			f->next = mod->functions;
+			mod->functions = f;
+		}
+	}
+	pthread_mutex_unlock(&mod->lock);
+	if (!f)
+		return kernel ? CUDA_ERROR_OUT_OF_MEMORY : CUDA_ERROR_NOT_FOUND;
+	*out = f;
+	return CUDA_SUCCESS;
+}
+
+/* --- API --- */
+
+/* Copies the error log asked for with CU_JIT_ERROR_LOG_BUFFER. */
+static void jit_log_options(unsigned int n, CUjit_option *options,
+			    void **values, char **log, size_t *log_len)
+{
+	for (unsigned int i = 0; i < n; i++) {
+		if (options[i] == CU_JIT_ERROR_LOG_BUFFER)
+			*log = values[i];
+		else if (options[i] == CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES)
+			*log_len = (size_t)(uintptr_t)values[i];
+	}
+}
+
+CUDA_EXPORT CUresult cuModuleLoadDataEx(CUmodule *module, const void *image,
+					unsigned int num_options,
+					CUjit_option *options, void **values)
+{
+	struct CUctx_st *ctx;
+	CUresult res = ctx_enter(&ctx);
+	char *log = NULL;
+	size_t log_len = 0;
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	if (!module || !image || (num_options && (!options || !values)))
+		return CUDA_ERROR_INVALID_VALUE;
+	jit_log_options(num_options, options, values, &log, &log_len);
+	return module_load(ctx, image, 0, module, log, log_len);
+}
+
+CUDA_EXPORT CUresult cuModuleLoadData(CUmodule *module, const void *image)
+{
+	return cuModuleLoadDataEx(module, image, 0, NULL, NULL);
+}
+
+CUDA_EXPORT CUresult cuModuleLoadFatBinary(CUmodule *module, const void *fatbin)
+{
+	return cuModuleLoadDataEx(module, fatbin, 0, NULL, NULL);
+}
+
+CUDA_EXPORT CUresult cuModuleUnload(CUmodule module)
+{
+	struct CUctx_st *ctx;
+	CUresult res = ctx_enter(&ctx);
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	if (!module)
+		return CUDA_ERROR_INVALID_HANDLE;
+	res = ctx_synchronize(module->ctx);
+	module_unload(module);
+	return res;
+}
+
+CUDA_EXPORT CUresult cuModuleGetFunction(CUfunction *func, CUmodule module,
+					 const char *name)
+{
+	struct CUctx_st *ctx;
+	CUresult res = ctx_enter(&ctx);
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	if (!func || !name)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (!module)
+		return CUDA_ERROR_INVALID_HANDLE;
+	return module_get_function(module, name, func);
+}
+
+CUDA_EXPORT CUresult cuModuleGetGlobal(CUdeviceptr *dptr, size_t *bytes,
+				       CUmodule module, const char *name)
+{
+	struct CUctx_st *ctx;
+	CUresult res = ctx_enter(&ctx);
+	uint64_t addr;
+	size_t size;
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	if (!name)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (!module)
+		return CUDA_ERROR_INVALID_HANDLE;
+	if (!ptx_program_variable(module->program, name, &addr, &size))
+		return CUDA_ERROR_NOT_FOUND;
+	if (dptr)
+		*dptr = addr;
+	if (bytes)
+		*bytes = size;
+	return CUDA_SUCCESS;
+}

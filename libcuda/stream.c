@@ -1,0 +1,344 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Streams and their API.
+ */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "api.h"
+#include "context.h"
+#include "kmd.h"
+#include "launch.h"
+#include "stream.h"
+
+/* CUDA stream priorities: 0 (default, least) and -1 (greatest). */
+#define PRIORITY_LEAST 0
+#define PRIORITY_GREATEST -1
+
+static uint32_t queue_priority(int priority)
+{
+	return priority < 0 ? DRM_VCUDA_QUEUE_PRIORITY_HIGH
+			    : DRM_VCUDA_QUEUE_PRIORITY_NORMAL;
+}
+
+CUresult stream_create(struct CUctx_st *ctx, unsigned int flags, int priority,
+		       struct CUstream_st **out)
+{
+	struct CUstream_st *s = calloc(1, sizeof(*s));
+	int fd = ctx->dev->fd;
+	int err;
+
+	if (!s)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	if (priority < PRIORITY_GREATEST)
+		priority = PRIORITY_GREATEST;
+	if (priority > PRIORITY_LEAST)
+		priority = PRIORITY_LEAST;
+	s->ctx = ctx;
+	s->flags = flags;
+	s->priority = priority;
+	pthread_mutex_init(&s->lock, NULL);
+	err = kmd_syncobj_create(fd, &s->syncobj);
+	if (!err) {
+		err = kmd_queue_create(fd, ctx->ctx_id, DRM_VCUDA_ENGINE_COMPUTE,
+				       queue_priority(priority), &s->queue_id);
+		if (err)
+			kmd_syncobj_destroy(fd, s->syncobj);
+	}
+	if (err) {
+		free(s);
+		return result_from_errno(err);
+	}
+	pthread_mutex_lock(&ctx->lock);
+	s->next = ctx->streams;
+	ctx->streams = s;
+	pthread_mutex_unlock(&ctx->lock);
+	*out = s;
+	return CUDA_SUCCESS;
+}
+
+/* Frees the launch records whose point the timeline has passed. */
+static void reap_locked(struct CUstream_st *s, uint64_t completed)
+{
+	while (s->pending_head && s->pending_head->point <= completed) {
+		struct launch_record *done = s->pending_head;
+
+		s->pending_head = done->next;
+		launch_record_free(done);
+	}
+	if (!s->pending_head)
+		s->pending_tail = NULL;
+}
+
+static void reap(struct CUstream_st *s)
+{
+	uint64_t completed;
+
+	if (kmd_syncobj_query(s->ctx->dev->fd, s->syncobj, &completed))
+		return;
+	pthread_mutex_lock(&s->lock);
+	reap_locked(s, completed);
+	pthread_mutex_unlock(&s->lock);
+}
+
+static int blocking(const struct CUstream_st *s)
+{
+	return !(s->flags & CU_STREAM_NON_BLOCKING);
+}
+
+/* Adds a wait for everything submitted to @other so far, if anything. */
+static void wait_for(struct CUstream_st *other, struct drm_vcuda_sync_op *waits,
+		     uint32_t *nwaits)
+{
+	uint64_t point;
+
+	pthread_mutex_lock(&other->lock);
+	point = other->submitted;
+	pthread_mutex_unlock(&other->lock);
+	if (point == 0)
+		return;
+	if (*nwaits == KMD_MAX_WAITS) {
+		/* Out of sync slots: wait here instead; slower, still right. */
+		stream_wait_idle(other);
+		return;
+	}
+	waits[(*nwaits)++] = (struct drm_vcuda_sync_op){
+		.flags = DRM_VCUDA_SYNC_OP_WAIT |
+			 DRM_VCUDA_SYNC_OP_HANDLE_TYPE_TIMELINE_SYNCOBJ,
+		.handle = other->syncobj,
+		.point = point,
+	};
+}
+
+/*
+ * Legacy default stream semantics: work on the null stream waits for all
+ * earlier work of the blocking streams, and work on a blocking stream
+ * waits for earlier work of the null stream.
+ */
+static uint32_t implicit_waits(struct CUstream_st *s,
+			       struct drm_vcuda_sync_op *waits)
+{
+	struct CUctx_st *ctx = s->ctx;
+	uint32_t n = 0;
+
+	if (s != ctx->null_stream) {
+		if (blocking(s))
+			wait_for(ctx->null_stream, waits, &n);
+		return n;
+	}
+	pthread_mutex_lock(&ctx->lock);
+	for (struct CUstream_st *other = ctx->streams; other; other = other->next)
+		if (other != s && blocking(other))
+			wait_for(other, waits, &n);
+	pthread_mutex_unlock(&ctx->lock);
+	return n;
+}
+
+/* Submits @cmds on @s after its implicit waits; returns the point used. */
+static int submit(struct CUstream_st *s, const struct drm_vcuda_cmd *cmds,
+		  uint32_t count, uint64_t *point)
+{
+	struct drm_vcuda_sync_op waits[KMD_MAX_WAITS];
+	uint32_t nwaits = implicit_waits(s, waits);
+	int err;
+
+	pthread_mutex_lock(&s->lock);
+	*point = s->submitted + 1;
+	err = kmd_submit(s->ctx->dev->fd, s->queue_id, cmds, count, waits,
+			 nwaits, s->syncobj, *point);
+	if (!err)
+		s->submitted = *point;
+	pthread_mutex_unlock(&s->lock);
+	return err;
+}
+
+CUresult stream_launch(struct CUstream_st *s, struct launch_record *rec)
+{
+	struct drm_vcuda_cmd cmd = {
+		.op = DRM_VCUDA_CMD_LAUNCH,
+		.u.launch = {
+			.descriptor = (uintptr_t)rec,
+			.threads = (uint64_t)rec->launch.grid[0] * rec->launch.grid[1] *
+				   rec->launch.grid[2] * rec->launch.block[0] *
+				   rec->launch.block[1] * rec->launch.block[2],
+		},
+	};
+	int err;
+
+	reap(s);
+	err = submit(s, &cmd, 1, &rec->point);
+	if (err == -EIO)
+		return ctx_check_fault(s->ctx);
+	if (err)
+		return result_from_errno(err);
+	/* Queued: the record lives until the timeline passes its point. */
+	pthread_mutex_lock(&s->lock);
+	if (s->pending_tail)
+		s->pending_tail->next = rec;
+	else
+		s->pending_head = rec;
+	s->pending_tail = rec;
+	pthread_mutex_unlock(&s->lock);
+	return CUDA_SUCCESS;
+}
+
+CUresult stream_wait_idle(struct CUstream_st *s)
+{
+	uint64_t target;
+	int err;
+
+	pthread_mutex_lock(&s->lock);
+	target = s->submitted;
+	pthread_mutex_unlock(&s->lock);
+	if (target == 0)
+		return CUDA_SUCCESS;
+	err = kmd_syncobj_wait(s->ctx->dev->fd, s->syncobj, target);
+	if (err)
+		return result_from_errno(err);
+	pthread_mutex_lock(&s->lock);
+	reap_locked(s, target);
+	pthread_mutex_unlock(&s->lock);
+	return CUDA_SUCCESS;
+}
+
+void stream_destroy(struct CUstream_st *s)
+{
+	struct CUctx_st *ctx = s->ctx;
+	struct CUstream_st **link;
+
+	stream_wait_idle(s);
+	pthread_mutex_lock(&ctx->lock);
+	for (link = &ctx->streams; *link; link = &(*link)->next) {
+		if (*link == s) {
+			*link = s->next;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&ctx->lock);
+	kmd_queue_destroy(ctx->dev->fd, s->queue_id);
+	kmd_syncobj_destroy(ctx->dev->fd, s->syncobj);
+	/* Whatever is left was cancelled with the queue. */
+	reap_locked(s, UINT64_MAX);
+	pthread_mutex_destroy(&s->lock);
+	free(s);
+}
+
+struct CUstream_st *stream_resolve(struct CUctx_st *ctx, CUstream handle)
+{
+	/*
+	 * The legacy default stream and the per-thread one are both the
+	 * context's null stream for now: ordering is right, only overlap
+	 * between threads' default streams is lost.
+	 */
+	if (handle == NULL || handle == CU_STREAM_LEGACY ||
+	    handle == CU_STREAM_PER_THREAD)
+		return ctx->null_stream;
+	return handle;
+}
+
+CUDA_EXPORT CUresult cuStreamCreateWithPriority(CUstream *out,
+						unsigned int flags,
+						int priority)
+{
+	struct CUctx_st *ctx;
+	CUresult res = ctx_enter(&ctx);
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	if (!out || (flags & ~CU_STREAM_NON_BLOCKING))
+		return CUDA_ERROR_INVALID_VALUE;
+	return stream_create(ctx, flags, priority, out);
+}
+
+CUDA_EXPORT CUresult cuStreamCreate(CUstream *out, unsigned int flags)
+{
+	return cuStreamCreateWithPriority(out, flags, 0);
+}
+
+CUDA_EXPORT CUresult cuStreamDestroy(CUstream handle)
+{
+	struct CUctx_st *ctx;
+	CUresult res = ctx_enter(&ctx);
+	struct CUstream_st *s;
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	s = stream_resolve(ctx, handle);
+	if (s == ctx->null_stream)
+		return CUDA_ERROR_INVALID_HANDLE;
+	stream_destroy(s);
+	return CUDA_SUCCESS;
+}
+
+CUDA_EXPORT CUresult cuStreamSynchronize(CUstream handle)
+{
+	struct CUctx_st *ctx;
+	CUresult res = ctx_enter(&ctx);
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	res = stream_wait_idle(stream_resolve(ctx, handle));
+	return res != CUDA_SUCCESS ? res : ctx_check_fault(ctx);
+}
+
+CUDA_EXPORT CUresult cuStreamQuery(CUstream handle)
+{
+	struct CUctx_st *ctx;
+	CUresult res = ctx_enter(&ctx);
+	struct CUstream_st *s;
+	uint64_t completed, target;
+	int err;
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	s = stream_resolve(ctx, handle);
+	pthread_mutex_lock(&s->lock);
+	target = s->submitted;
+	pthread_mutex_unlock(&s->lock);
+	err = kmd_syncobj_query(ctx->dev->fd, s->syncobj, &completed);
+	if (err)
+		return result_from_errno(err);
+	if (completed < target)
+		return CUDA_ERROR_NOT_READY;
+	return ctx_check_fault(ctx);
+}
+
+CUDA_EXPORT CUresult cuStreamGetPriority(CUstream handle, int *priority)
+{
+	struct CUctx_st *ctx;
+	CUresult res = ctx_enter(&ctx);
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	if (!priority)
+		return CUDA_ERROR_INVALID_VALUE;
+	*priority = stream_resolve(ctx, handle)->priority;
+	return CUDA_SUCCESS;
+}
+
+CUDA_EXPORT CUresult cuStreamGetFlags(CUstream handle, unsigned int *flags)
+{
+	struct CUctx_st *ctx;
+	CUresult res = ctx_enter(&ctx);
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	if (!flags)
+		return CUDA_ERROR_INVALID_VALUE;
+	*flags = stream_resolve(ctx, handle)->flags;
+	return CUDA_SUCCESS;
+}
+
+CUDA_EXPORT CUresult cuCtxGetStreamPriorityRange(int *least, int *greatest)
+{
+	struct CUctx_st *ctx;
+	CUresult res = ctx_enter(&ctx);
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	if (least)
+		*least = PRIORITY_LEAST;
+	if (greatest)
+		*greatest = PRIORITY_GREATEST;
+	return CUDA_SUCCESS;
+}

@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Runtime error codes: names, messages and the mapping from driver
+ * results. The runtime's codes equal the driver's wherever both exist.
+ */
+#include <stddef.h>
+
+#include "rt.h"
+
+static const struct {
+	int code;
+	const char *name;
+	const char *message;
+} rt_errors[] = {
+#define RT_ERROR(code, name, message) { code, #name, message },
+#include "errors.def"
+#undef RT_ERROR
+};
+
+static const struct {
+	int code;
+	const char *message;
+} driver_messages[] = {
+#define ERROR(code, name, message) { code, message },
+#include "../libcuda/errors.def"
+#undef ERROR
+};
+
+static int find(cudaError_t err)
+{
+	for (size_t i = 0; i < sizeof(rt_errors) / sizeof(rt_errors[0]); i++)
+		if (rt_errors[i].code == (int)err)
+			return (int)i;
+	return -1;
+}
+
+static const char *driver_message(int code)
+{
+	for (size_t i = 0; i < sizeof(driver_messages) / sizeof(driver_messages[0]); i++)
+		if (driver_messages[i].code == code)
+			return driver_messages[i].message;
+	return NULL;
+}
+
+cudaError_t rt_error(CUresult res)
+{
+	return (cudaError_t)res;
+}
+
+CUDART_EXPORT const char *cudaGetErrorName(cudaError_t err)
+{
+	int i = find(err);
+
+	return i < 0 ? "cudaErrorUnknown" : rt_errors[i].name;
+}
+
+CUDART_EXPORT const char *cudaGetErrorString(cudaError_t err)
+{
+	int i = find(err);
+
+	if (i < 0)
+		return "unknown error";
+	return rt_errors[i].message ? rt_errors[i].message
+				    : driver_message(rt_errors[i].code);
+}

@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Kernel launches: <<<>>> becomes __cudaPushCallConfiguration, then the
+ * stub calls __cudaPopCallConfiguration, __cudaGetKernel (once per launch
+ * site) and __cudaLaunchKernel, which ends in cuLaunchKernel.
+ */
+#include <stddef.h>
+
+#include "register.h"
+
+#define CONFIG_STACK_MAX 16
+
+struct call_config {
+	dim3 grid, block;
+	size_t shared;
+	cudaStream_t stream;
+};
+
+/* <<<>>> configurations not yet popped by their launch stubs. */
+static _Thread_local struct call_config config_stack[CONFIG_STACK_MAX];
+static _Thread_local int config_depth;
+
+CUDART_EXPORT unsigned __cudaPushCallConfiguration(dim3 grid, dim3 block,
+						   size_t shared,
+						   struct CUstream_st *stream);
+CUDART_EXPORT cudaError_t __cudaPopCallConfiguration(dim3 *grid, dim3 *block,
+						     size_t *shared,
+						     void *stream);
+CUDART_EXPORT cudaError_t __cudaGetKernel(cudaKernel_t *kernel,
+					  const void *host_fun);
+CUDART_EXPORT cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 grid,
+					     dim3 block, void **args,
+					     size_t shared,
+					     cudaStream_t stream);
+CUDART_EXPORT cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel,
+						  dim3 grid, dim3 block,
+						  void **args, size_t shared,
+						  cudaStream_t stream);
+
+CUDART_EXPORT unsigned __cudaPushCallConfiguration(dim3 grid, dim3 block,
+						   size_t shared,
+						   struct CUstream_st *stream)
+{
+	if (config_depth == CONFIG_STACK_MAX)
+		return 1;
+	config_stack[config_depth++] = (struct call_config){
+		grid, block, shared, stream,
+	};
+	return 0;
+}
+
+CUDART_EXPORT cudaError_t __cudaPopCallConfiguration(dim3 *grid, dim3 *block,
+						     size_t *shared,
+						     void *stream)
+{
+	struct call_config *c;
+
+	if (!config_depth)
+		return rt_return(cudaErrorMissingConfiguration);
+	c = &config_stack[--config_depth];
+	*grid = c->grid;
+	*block = c->block;
+	*shared = c->shared;
+	*(cudaStream_t *)stream = c->stream;
+	return cudaSuccess;
+}
+
+CUDART_EXPORT cudaError_t __cudaGetKernel(cudaKernel_t *kernel,
+					  const void *host_fun)
+{
+	struct rt_function *fn = rt_function_find(host_fun);
+
+	if (!kernel)
+		return rt_return(cudaErrorInvalidValue);
+	if (!fn)
+		return rt_return(cudaErrorInvalidDeviceFunction);
+	*kernel = (cudaKernel_t)fn;
+	return cudaSuccess;
+}
+
+/* Launches @fn with a runtime-style configuration. */
+static cudaError_t launch(struct rt_function *fn, dim3 grid, dim3 block,
+			  void **args, size_t shared, cudaStream_t stream)
+{
+	CUcontext ctx;
+	CUfunction f;
+	CUresult res;
+	cudaError_t err = rt_enter(&ctx);
+
+	if (err != cudaSuccess)
+		return err;
+	if (!fn)
+		return cudaErrorInvalidDeviceFunction;
+	err = rt_function_get(fn, &f);
+	if (err != cudaSuccess)
+		return err;
+	res = cuLaunchKernel(f, grid.x, grid.y, grid.z, block.x, block.y,
+			     block.z, (unsigned int)shared, (CUstream)stream,
+			     args, NULL);
+	/* The driver's bad launch values are the runtime's bad configuration. */
+	if (res == CUDA_ERROR_INVALID_VALUE)
+		return cudaErrorInvalidConfiguration;
+	return rt_error(res);
+}
+
+CUDART_EXPORT cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 grid,
+					     dim3 block, void **args,
+					     size_t shared,
+					     cudaStream_t stream)
+{
+	return rt_return(launch((struct rt_function *)kernel, grid, block,
+				args, shared, stream));
+}
+
+CUDART_EXPORT cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel,
+						  dim3 grid, dim3 block,
+						  void **args, size_t shared,
+						  cudaStream_t stream)
+{
+	if (stream == NULL)
+		stream = cudaStreamPerThread;
+	return __cudaLaunchKernel(kernel, grid, block, args, shared, stream);
+}
+
+CUDART_EXPORT cudaError_t cudaLaunchKernel(const void *func, dim3 grid,
+					   dim3 block, void **args,
+					   size_t shared, cudaStream_t stream)
+{
+	return rt_return(launch(rt_function_find(func), grid, block, args,
+				shared, stream));
+}
+
+CUDART_EXPORT cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr,
+						const void *func)
+{
+	struct rt_function *fn = rt_function_find(func);
+	CUcontext ctx;
+	CUfunction f;
+	cudaError_t err;
+	int v;
+
+	if (!attr)
+		return rt_return(cudaErrorInvalidValue);
+	err = rt_enter(&ctx);
+	if (err == cudaSuccess)
+		err = fn ? rt_function_get(fn, &f) : cudaErrorInvalidDeviceFunction;
+	if (err != cudaSuccess)
+		return rt_return(err);
+#define GET(field, what) \
+	do { cuFuncGetAttribute(&v, what, f); attr->field = v; } while (0)
+	GET(sharedSizeBytes, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES);
+	GET(constSizeBytes, CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES);
+	GET(localSizeBytes, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES);
+	GET(maxThreadsPerBlock, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
+	GET(numRegs, CU_FUNC_ATTRIBUTE_NUM_REGS);
+	GET(ptxVersion, CU_FUNC_ATTRIBUTE_PTX_VERSION);
+	GET(binaryVersion, CU_FUNC_ATTRIBUTE_BINARY_VERSION);
+	GET(cacheModeCA, CU_FUNC_ATTRIBUTE_CACHE_MODE_CA);
+	GET(maxDynamicSharedSizeBytes, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES);
+	GET(preferredShmemCarveout, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT);
+#undef GET
+	return cudaSuccess;
+}
+
+CUDART_EXPORT cudaError_t cudaFuncSetAttribute(const void *func,
+					       enum cudaFuncAttribute attr,
+					       int value)
+{
+	struct rt_function *fn = rt_function_find(func);
+	CUcontext ctx;
+	CUfunction f;
+	cudaError_t err = rt_enter(&ctx);
+
+	if (err == cudaSuccess)
+		err = fn ? rt_function_get(fn, &f) : cudaErrorInvalidDeviceFunction;
+	if (err != cudaSuccess)
+		return rt_return(err);
+	switch (attr) {
+	case cudaFuncAttributeMaxDynamicSharedMemorySize:
+		return rt_return(rt_error(cuFuncSetAttribute(
+			f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, value)));
+	case cudaFuncAttributePreferredSharedMemoryCarveout:
+		return rt_return(rt_error(cuFuncSetAttribute(
+			f, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, value)));
+	default:
+		return rt_return(cudaErrorNotSupported);
+	}
+}

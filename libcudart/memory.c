@@ -1,0 +1,229 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Runtime memory management and synchronous copies, over the driver's.
+ */
+#include <stdint.h>
+
+#include "register.h"
+
+CUDART_EXPORT cudaError_t cudaMalloc(void **ptr, size_t size)
+{
+	CUcontext ctx;
+	CUdeviceptr dptr;
+	cudaError_t err = rt_enter(&ctx);
+
+	if (err != cudaSuccess)
+		return rt_return(err);
+	if (!ptr)
+		return rt_return(cudaErrorInvalidValue);
+	if (size == 0) {
+		*ptr = NULL;
+		return cudaSuccess;
+	}
+	err = rt_error(cuMemAlloc(&dptr, size));
+	if (err == cudaSuccess)
+		*ptr = (void *)(uintptr_t)dptr;
+	return rt_return(err);
+}
+
+CUDART_EXPORT cudaError_t cudaFree(void *ptr)
+{
+	CUcontext ctx;
+	cudaError_t err = rt_enter(&ctx);
+
+	/* cudaFree(NULL) is the customary way to create the context. */
+	if (err != cudaSuccess || !ptr)
+		return rt_return(err);
+	return rt_return(rt_error(cuMemFree((uintptr_t)ptr)));
+}
+
+CUDART_EXPORT cudaError_t cudaHostAlloc(void **ptr, size_t size,
+					unsigned int flags)
+{
+	CUcontext ctx;
+	cudaError_t err = rt_enter(&ctx);
+
+	if (err != cudaSuccess)
+		return rt_return(err);
+	/* cudaHostAlloc* flags are the driver's CU_MEMHOSTALLOC_* values. */
+	return rt_return(rt_error(cuMemHostAlloc(ptr, size, flags)));
+}
+
+CUDART_EXPORT cudaError_t cudaMallocHost(void **ptr, size_t size)
+{
+	return cudaHostAlloc(ptr, size, cudaHostAllocDefault);
+}
+
+CUDART_EXPORT cudaError_t cudaFreeHost(void *ptr)
+{
+	CUcontext ctx;
+	cudaError_t err = rt_enter(&ctx);
+
+	if (err != cudaSuccess || !ptr)
+		return rt_return(err);
+	return rt_return(rt_error(cuMemFreeHost(ptr)));
+}
+
+CUDART_EXPORT cudaError_t cudaHostGetDevicePointer(void **dptr, void *host,
+						   unsigned int flags)
+{
+	CUcontext ctx;
+	CUdeviceptr d;
+	cudaError_t err = rt_enter(&ctx);
+
+	if (err != cudaSuccess)
+		return rt_return(err);
+	if (!dptr)
+		return rt_return(cudaErrorInvalidValue);
+	err = rt_error(cuMemHostGetDevicePointer(&d, host, flags));
+	if (err == cudaSuccess)
+		*dptr = (void *)(uintptr_t)d;
+	return rt_return(err);
+}
+
+CUDART_EXPORT cudaError_t cudaMemGetInfo(size_t *free_bytes,
+					 size_t *total_bytes)
+{
+	CUcontext ctx;
+	cudaError_t err = rt_enter(&ctx);
+
+	if (err != cudaSuccess)
+		return rt_return(err);
+	return rt_return(rt_error(cuMemGetInfo(free_bytes, total_bytes)));
+}
+
+static CUresult copy(void *dst, const void *src, size_t count,
+		     enum cudaMemcpyKind kind)
+{
+	CUdeviceptr d = (uintptr_t)dst, s = (uintptr_t)src;
+
+	switch (kind) {
+	case cudaMemcpyHostToDevice:
+		return cuMemcpyHtoD(d, src, count);
+	case cudaMemcpyDeviceToHost:
+		return cuMemcpyDtoH(dst, s, count);
+	case cudaMemcpyDeviceToDevice:
+		return cuMemcpyDtoD(d, s, count);
+	case cudaMemcpyHostToHost:
+	case cudaMemcpyDefault:
+		return cuMemcpy(d, s, count);
+	default:
+		return CUDA_ERROR_INVALID_VALUE;
+	}
+}
+
+CUDART_EXPORT cudaError_t cudaMemcpy(void *dst, const void *src, size_t count,
+				     enum cudaMemcpyKind kind)
+{
+	CUcontext ctx;
+	cudaError_t err = rt_enter(&ctx);
+
+	if (err != cudaSuccess)
+		return rt_return(err);
+	if ((unsigned int)kind > cudaMemcpyDefault)
+		return rt_return(cudaErrorInvalidMemcpyDirection);
+	return rt_return(rt_error(copy(dst, src, count, kind)));
+}
+
+CUDART_EXPORT cudaError_t cudaMemset(void *ptr, int value, size_t count)
+{
+	CUcontext ctx;
+	cudaError_t err = rt_enter(&ctx);
+
+	if (err != cudaSuccess)
+		return rt_return(err);
+	return rt_return(rt_error(cuMemsetD8((uintptr_t)ptr,
+					     (unsigned char)value, count)));
+}
+
+/* The device address of a registered variable on the current device. */
+static cudaError_t symbol_address(const void *symbol, CUdeviceptr *addr,
+				  size_t *size)
+{
+	struct rt_variable *var = rt_variable_find(symbol);
+	CUmodule module;
+	cudaError_t err;
+
+	if (!var)
+		return cudaErrorInvalidSymbol;
+	err = rt_fatbin_module(var->fatbin, rt_current_device(), &module);
+	if (err != cudaSuccess)
+		return err;
+	if (cuModuleGetGlobal(addr, size, module, var->device_name))
+		return cudaErrorInvalidSymbol;
+	return cudaSuccess;
+}
+
+CUDART_EXPORT cudaError_t cudaGetSymbolAddress(void **dptr, const void *symbol)
+{
+	CUcontext ctx;
+	CUdeviceptr addr;
+	size_t size;
+	cudaError_t err = rt_enter(&ctx);
+
+	if (err == cudaSuccess && !dptr)
+		err = cudaErrorInvalidValue;
+	if (err == cudaSuccess)
+		err = symbol_address(symbol, &addr, &size);
+	if (err == cudaSuccess)
+		*dptr = (void *)(uintptr_t)addr;
+	return rt_return(err);
+}
+
+CUDART_EXPORT cudaError_t cudaGetSymbolSize(size_t *size, const void *symbol)
+{
+	CUcontext ctx;
+	CUdeviceptr addr;
+	cudaError_t err = rt_enter(&ctx);
+
+	if (err == cudaSuccess && !size)
+		err = cudaErrorInvalidValue;
+	if (err == cudaSuccess)
+		err = symbol_address(symbol, &addr, size);
+	return rt_return(err);
+}
+
+CUDART_EXPORT cudaError_t cudaMemcpyToSymbol(const void *symbol,
+					     const void *src, size_t count,
+					     size_t offset,
+					     enum cudaMemcpyKind kind)
+{
+	CUcontext ctx;
+	CUdeviceptr addr;
+	size_t size;
+	cudaError_t err = rt_enter(&ctx);
+
+	if (err == cudaSuccess)
+		err = symbol_address(symbol, &addr, &size);
+	if (err == cudaSuccess && (offset > size || count > size - offset))
+		err = cudaErrorInvalidValue;
+	if (err == cudaSuccess && kind != cudaMemcpyHostToDevice &&
+	    kind != cudaMemcpyDeviceToDevice && kind != cudaMemcpyDefault)
+		err = cudaErrorInvalidMemcpyDirection;
+	if (err == cudaSuccess)
+		err = rt_error(copy((void *)(uintptr_t)(addr + offset), src,
+				    count, kind));
+	return rt_return(err);
+}
+
+CUDART_EXPORT cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol,
+					       size_t count, size_t offset,
+					       enum cudaMemcpyKind kind)
+{
+	CUcontext ctx;
+	CUdeviceptr addr;
+	size_t size;
+	cudaError_t err = rt_enter(&ctx);
+
+	if (err == cudaSuccess)
+		err = symbol_address(symbol, &addr, &size);
+	if (err == cudaSuccess && (offset > size || count > size - offset))
+		err = cudaErrorInvalidValue;
+	if (err == cudaSuccess && kind != cudaMemcpyDeviceToHost &&
+	    kind != cudaMemcpyDeviceToDevice && kind != cudaMemcpyDefault)
+		err = cudaErrorInvalidMemcpyDirection;
+	if (err == cudaSuccess)
+		err = rt_error(copy(dst, (void *)(uintptr_t)(addr + offset),
+				    count, kind));
+	return rt_return(err);
+}

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * libcudart internals shared by the files that implement runtime API
+ * entry points. The runtime is a thin layer over libcuda: it owns the
+ * per-thread current device and last error, binds each thread to its
+ * device's primary context, and turns registered host functions into
+ * kernels of lazily loaded modules.
+ */
+#ifndef VCUDA_RT_H
+#define VCUDA_RT_H
+
+#include <cuda.h>
+#include <cuda_runtime_api.h>
+
+/* Marks a definition as part of libcudart.so.13's ABI. */
+#define CUDART_EXPORT __attribute__((visibility("default")))
+
+#define RT_MAX_DEVICES 64
+
+/* The runtime error for a driver result. */
+cudaError_t rt_error(CUresult res);
+
+/*
+ * Records @err as the thread's last error (unless it is cudaSuccess) and
+ * returns it: every entry point returns through this.
+ */
+cudaError_t rt_return(cudaError_t err);
+
+/* Initialises the driver once; the runtime error if that failed. */
+cudaError_t rt_init(void);
+
+/*
+ * Makes the calling thread's device's primary context current (retaining
+ * it on first use in the process) and returns it.
+ */
+cudaError_t rt_enter(CUcontext *ctx);
+
+/* The calling thread's current device ordinal. */
+int rt_current_device(void);
+
+/* Releases state bound to @device's primary context (cudaDeviceReset). */
+void rt_forget_device(int device);
+
+/* Module of the registered image @fatbin on @device, loaded on demand. */
+struct rt_fatbin;
+cudaError_t rt_fatbin_module(struct rt_fatbin *fatbin, int device,
+			     CUmodule *module);
+
+/* Drops modules and functions of @device (its context was reset). */
+void rt_fatbins_forget_device(int device);
+
+#endif

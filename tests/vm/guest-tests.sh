@@ -1,0 +1,13 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+#
+# Runs in the test VM with vcuda.ko loaded: the uAPI tests and the
+# samples. Prints TAP; see tests/lib/tap.sh.
+cd "$(dirname "$0")/../.." || exit 1
+. tests/lib/tap.sh
+B=build
+
+for t in $B/tests/kselftest/*; do
+	[ -x "$t" ] && run_tap "kselftest $(basename "$t")" "$t"
+done
+tests/vm/run-samples.sh
