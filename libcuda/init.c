@@ -10,6 +10,7 @@
 
 #include "api.h"
 #include "device.h"
+#include "warn_once.h"
 
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 static CUresult init_result = CUDA_ERROR_NOT_INITIALIZED;
@@ -78,4 +79,13 @@ void debug_log(const char *fmt, ...)
 	vfprintf(stderr, fmt, args);
 	va_end(args);
 	fputc('\n', stderr);
+}
+
+/* For unsupported.c: every unsupported entry point ends here. */
+int driver_not_supported(const char *name);
+
+int driver_not_supported(const char *name)
+{
+	warn_unsupported_once(name);
+	return CUDA_ERROR_NOT_SUPPORTED;
 }

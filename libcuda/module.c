@@ -4,6 +4,7 @@
  * one linked program -> variables placed in device memory. Kernels are
  * looked up by name and cached as CUfunction handles.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -201,6 +202,35 @@ CUresult module_get_function(struct CUmod_st *mod, const char *name,
 	return CUDA_SUCCESS;
 }
 
+/* Reads a whole file, NUL-terminated so that PTX text can be parsed. */
+static CUresult read_whole(FILE *f, char **out, size_t *size)
+{
+	size_t cap = 1 << 16, len = 0;
+	char *buf = malloc(cap);
+
+	while (buf) {
+		len += fread(buf + len, 1, cap - len - 1, f);
+		if (len < cap - 1)
+			break;
+		cap *= 2;
+		char *grown = realloc(buf, cap);
+
+		if (!grown)
+			free(buf);
+		buf = grown;
+	}
+	if (!buf)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	if (ferror(f)) {
+		free(buf);
+		return CUDA_ERROR_FILE_NOT_FOUND;
+	}
+	buf[len] = '\0';
+	*out = buf;
+	*size = len;
+	return CUDA_SUCCESS;
+}
+
 /* --- API --- */
 
 /* Copies the error log asked for with CU_JIT_ERROR_LOG_BUFFER. */
@@ -292,4 +322,28 @@ CUDA_EXPORT CUresult cuModuleGetGlobal(CUdeviceptr *dptr, size_t *bytes,
 	if (bytes)
 		*bytes = size;
 	return CUDA_SUCCESS;
+}
+
+CUDA_EXPORT CUresult cuModuleLoad(CUmodule *module, const char *path)
+{
+	struct CUctx_st *ctx;
+	CUresult res = ctx_enter(&ctx);
+	char *image = NULL;
+	size_t size = 0;
+	FILE *f;
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	if (!module || !path)
+		return CUDA_ERROR_INVALID_VALUE;
+	f = fopen(path, "rb");
+	if (!f)
+		return errno == ENOENT ? CUDA_ERROR_FILE_NOT_FOUND
+				       : CUDA_ERROR_INVALID_VALUE;
+	res = read_whole(f, &image, &size);
+	fclose(f);
+	if (res == CUDA_SUCCESS)
+		res = module_load(ctx, image, size, module, NULL, 0);
+	free(image);
+	return res;
 }

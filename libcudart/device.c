@@ -221,3 +221,17 @@ CUDART_EXPORT cudaError_t cudaGetDeviceFlags(unsigned int *flags)
 	*flags |= cudaDeviceMapHost;
 	return rt_return(err);
 }
+
+CUDART_EXPORT cudaError_t cudaDeviceCanAccessPeer(int *can, int device,
+						  int peer)
+{
+	cudaError_t err = check_device(device);
+
+	if (err == cudaSuccess)
+		err = check_device(peer);
+	if (err != cudaSuccess)
+		return rt_return(err);
+	if (!can)
+		return rt_return(cudaErrorInvalidValue);
+	return rt_return(rt_error(cuDeviceCanAccessPeer(can, device, peer)));
+}

@@ -5,6 +5,7 @@
  */
 #include <stddef.h>
 
+#include "../libcuda/warn_once.h"
 #include "rt.h"
 
 static const struct {
@@ -42,6 +43,9 @@ static const char *driver_message(int code)
 	return NULL;
 }
 
+/* What the runtime says of a code it does not know, name and message. */
+#define UNRECOGNIZED "unrecognized error code"
+
 cudaError_t rt_error(CUresult res)
 {
 	return (cudaError_t)res;
@@ -51,7 +55,7 @@ CUDART_EXPORT const char *cudaGetErrorName(cudaError_t err)
 {
 	int i = find(err);
 
-	return i < 0 ? "cudaErrorUnknown" : rt_errors[i].name;
+	return i < 0 ? UNRECOGNIZED : rt_errors[i].name;
 }
 
 CUDART_EXPORT const char *cudaGetErrorString(cudaError_t err)
@@ -59,7 +63,16 @@ CUDART_EXPORT const char *cudaGetErrorString(cudaError_t err)
 	int i = find(err);
 
 	if (i < 0)
-		return "unknown error";
+		return UNRECOGNIZED;
 	return rt_errors[i].message ? rt_errors[i].message
 				    : driver_message(rt_errors[i].code);
+}
+
+/* For unsupported.c: every unsupported entry point ends here. */
+int rt_not_supported(const char *name);
+
+int rt_not_supported(const char *name)
+{
+	warn_unsupported_once(name);
+	return rt_return(cudaErrorNotSupported);
 }

@@ -94,12 +94,10 @@ static cudaError_t launch(struct rt_function *fn, dim3 grid, dim3 block,
 	err = rt_function_get(fn, &f);
 	if (err != cudaSuccess)
 		return err;
+	/* Bad configurations are cudaErrorInvalidValue, as on CUDA 13. */
 	res = cuLaunchKernel(f, grid.x, grid.y, grid.z, block.x, block.y,
 			     block.z, (unsigned int)shared, (CUstream)stream,
 			     args, NULL);
-	/* The driver's bad launch values are the runtime's bad configuration. */
-	if (res == CUDA_ERROR_INVALID_VALUE)
-		return cudaErrorInvalidConfiguration;
 	return rt_error(res);
 }
 
@@ -143,7 +141,7 @@ CUDART_EXPORT cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr,
 		return rt_return(cudaErrorInvalidValue);
 	err = rt_enter(&ctx);
 	if (err == cudaSuccess)
-		err = fn ? rt_function_get(fn, &f) : cudaErrorInvalidDeviceFunction;
+		err = fn ? rt_function_get(fn, &f) : cudaErrorInvalidResourceHandle;
 	if (err != cudaSuccess)
 		return rt_return(err);
 #define GET(field, what) \
@@ -185,4 +183,20 @@ CUDART_EXPORT cudaError_t cudaFuncSetAttribute(const void *func,
 	default:
 		return rt_return(cudaErrorNotSupported);
 	}
+}
+
+CUDART_EXPORT cudaError_t cudaFuncSetCacheConfig(const void *func,
+						 enum cudaFuncCache config)
+{
+	struct rt_function *fn = rt_function_find(func);
+	CUcontext ctx;
+	CUfunction f;
+	cudaError_t err = rt_enter(&ctx);
+
+	if (err == cudaSuccess)
+		err = fn ? rt_function_get(fn, &f) : cudaErrorInvalidDeviceFunction;
+	if (err != cudaSuccess)
+		return rt_return(err);
+	/* cudaFuncCache and CUfunc_cache share their values. */
+	return rt_return(rt_error(cuFuncSetCacheConfig(f, (CUfunc_cache)config)));
 }

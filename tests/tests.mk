@@ -5,6 +5,7 @@
 
 -include $(TOP)/tests/unit/unit.mk
 -include $(TOP)/tests/kselftest/kselftest.mk
+include $(TOP)/tests/api/api.mk
 
 # Sample programs: our own CUDA programs, built by nvcc as cuda-samples
 # are, and run against our libraries through LD_LIBRARY_PATH.

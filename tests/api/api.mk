@@ -1,0 +1,20 @@
+# SPDX-License-Identifier: MIT
+# API conformance tests: programs that print what each call returns; their
+# expected output (tests/api/*.expected) was recorded on an NVIDIA H100.
+
+API_TESTS := $(B)/tests/api/driver_api $(B)/tests/api/error_strings \
+	$(B)/tests/api/runtime_api
+
+$(B)/tests/api/driver_api: $(TOP)/tests/api/driver_api.c $(LIBCUDA)
+	@mkdir -p $(@D)
+	$(CC) $(USER_CFLAGS) -o $@ $< -L$(B)/lib -lcuda
+
+$(B)/tests/api/error_strings: $(TOP)/tests/api/error_strings.c $(LIBCUDART)
+	@mkdir -p $(@D)
+	$(CC) $(USER_CFLAGS) -o $@ $< -L$(B)/lib -lcuda -lcudart
+
+$(B)/tests/api/runtime_api: $(TOP)/tests/api/runtime_api.cu
+	@mkdir -p $(@D)
+	$(NVCC) $(SAMPLE_NVCC_FLAGS) -o $@ $<
+
+ALL_TARGETS += $(API_TESTS)

@@ -1,0 +1,14 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+#
+# compare.sh NAME: runs build/tests/api/NAME against our libraries and
+# compares its output with tests/api/NAME.expected (recorded on an H100).
+cd "$(dirname "$0")/../.." || exit 2
+name=$1
+actual=$(LD_LIBRARY_PATH=$PWD/build/lib "build/tests/api/$name" 2>&1)
+status=$?
+if ! diff -u "tests/api/$name.expected" <(echo "$actual"); then
+	echo "$name: output differs from the H100's (- expected, + vcuda)"
+	exit 1
+fi
+[ $status -eq 0 ] || { echo "$name exited with status $status"; exit 1; }
