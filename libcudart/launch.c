@@ -128,20 +128,33 @@ CUDART_EXPORT cudaError_t cudaLaunchKernel(const void *func, dim3 grid,
 				shared, stream));
 }
 
-CUDART_EXPORT cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr,
-						const void *func)
+/*
+ * The device function of host stub @func in the current context, for the
+ * cudaFunc* calls; @unknown is the error for a stub that is not a kernel.
+ */
+static cudaError_t stub_function(const void *func, cudaError_t unknown,
+				 CUfunction *f)
 {
 	struct rt_function *fn = rt_function_find(func);
 	CUcontext ctx;
+	cudaError_t err = rt_enter(&ctx);
+
+	if (err != cudaSuccess)
+		return err;
+	return fn ? rt_function_get(fn, f) : unknown;
+}
+
+CUDART_EXPORT cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr,
+						const void *func)
+{
 	CUfunction f;
 	cudaError_t err;
 	int v;
 
 	if (!attr)
 		return rt_return(cudaErrorInvalidValue);
-	err = rt_enter(&ctx);
-	if (err == cudaSuccess)
-		err = fn ? rt_function_get(fn, &f) : cudaErrorInvalidResourceHandle;
+	/* CUDA 13 says "invalid resource handle" for a non-kernel here. */
+	err = stub_function(func, cudaErrorInvalidResourceHandle, &f);
 	if (err != cudaSuccess)
 		return rt_return(err);
 #define GET(field, what) \
@@ -164,13 +177,9 @@ CUDART_EXPORT cudaError_t cudaFuncSetAttribute(const void *func,
 					       enum cudaFuncAttribute attr,
 					       int value)
 {
-	struct rt_function *fn = rt_function_find(func);
-	CUcontext ctx;
 	CUfunction f;
-	cudaError_t err = rt_enter(&ctx);
+	cudaError_t err = stub_function(func, cudaErrorInvalidDeviceFunction, &f);
 
-	if (err == cudaSuccess)
-		err = fn ? rt_function_get(fn, &f) : cudaErrorInvalidDeviceFunction;
 	if (err != cudaSuccess)
 		return rt_return(err);
 	switch (attr) {
@@ -188,13 +197,9 @@ CUDART_EXPORT cudaError_t cudaFuncSetAttribute(const void *func,
 CUDART_EXPORT cudaError_t cudaFuncSetCacheConfig(const void *func,
 						 enum cudaFuncCache config)
 {
-	struct rt_function *fn = rt_function_find(func);
-	CUcontext ctx;
 	CUfunction f;
-	cudaError_t err = rt_enter(&ctx);
+	cudaError_t err = stub_function(func, cudaErrorInvalidDeviceFunction, &f);
 
-	if (err == cudaSuccess)
-		err = fn ? rt_function_get(fn, &f) : cudaErrorInvalidDeviceFunction;
 	if (err != cudaSuccess)
 		return rt_return(err);
 	/* cudaFuncCache and CUfunc_cache share their values. */

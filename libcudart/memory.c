@@ -183,26 +183,42 @@ CUDART_EXPORT cudaError_t cudaGetSymbolSize(size_t *size, const void *symbol)
 	return rt_return(err);
 }
 
+/*
+ * Resolves @symbol and checks [offset, offset + count) against its size and
+ * @kind against the directions allowed (@allowed_host_kind, device to
+ * device, or default); *@addr is the device address at @offset.
+ */
+static cudaError_t symbol_range(const void *symbol, size_t count, size_t offset,
+				enum cudaMemcpyKind kind,
+				enum cudaMemcpyKind allowed_host_kind,
+				CUdeviceptr *addr)
+{
+	CUcontext ctx;
+	size_t size;
+	cudaError_t err = rt_enter(&ctx);
+
+	if (err == cudaSuccess)
+		err = symbol_address(symbol, addr, &size);
+	if (err == cudaSuccess && (offset > size || count > size - offset))
+		err = cudaErrorInvalidValue;
+	if (err == cudaSuccess && kind != allowed_host_kind &&
+	    kind != cudaMemcpyDeviceToDevice && kind != cudaMemcpyDefault)
+		err = cudaErrorInvalidMemcpyDirection;
+	*addr += offset;
+	return err;
+}
+
 CUDART_EXPORT cudaError_t cudaMemcpyToSymbol(const void *symbol,
 					     const void *src, size_t count,
 					     size_t offset,
 					     enum cudaMemcpyKind kind)
 {
-	CUcontext ctx;
-	CUdeviceptr addr;
-	size_t size;
-	cudaError_t err = rt_enter(&ctx);
+	CUdeviceptr addr = 0;
+	cudaError_t err = symbol_range(symbol, count, offset, kind,
+				       cudaMemcpyHostToDevice, &addr);
 
 	if (err == cudaSuccess)
-		err = symbol_address(symbol, &addr, &size);
-	if (err == cudaSuccess && (offset > size || count > size - offset))
-		err = cudaErrorInvalidValue;
-	if (err == cudaSuccess && kind != cudaMemcpyHostToDevice &&
-	    kind != cudaMemcpyDeviceToDevice && kind != cudaMemcpyDefault)
-		err = cudaErrorInvalidMemcpyDirection;
-	if (err == cudaSuccess)
-		err = rt_error(copy((void *)(uintptr_t)(addr + offset), src,
-				    count, kind));
+		err = rt_error(copy((void *)(uintptr_t)addr, src, count, kind));
 	return rt_return(err);
 }
 
@@ -210,20 +226,11 @@ CUDART_EXPORT cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol,
 					       size_t count, size_t offset,
 					       enum cudaMemcpyKind kind)
 {
-	CUcontext ctx;
-	CUdeviceptr addr;
-	size_t size;
-	cudaError_t err = rt_enter(&ctx);
+	CUdeviceptr addr = 0;
+	cudaError_t err = symbol_range(symbol, count, offset, kind,
+				       cudaMemcpyDeviceToHost, &addr);
 
 	if (err == cudaSuccess)
-		err = symbol_address(symbol, &addr, &size);
-	if (err == cudaSuccess && (offset > size || count > size - offset))
-		err = cudaErrorInvalidValue;
-	if (err == cudaSuccess && kind != cudaMemcpyDeviceToHost &&
-	    kind != cudaMemcpyDeviceToDevice && kind != cudaMemcpyDefault)
-		err = cudaErrorInvalidMemcpyDirection;
-	if (err == cudaSuccess)
-		err = rt_error(copy(dst, (void *)(uintptr_t)(addr + offset),
-				    count, kind));
+		err = rt_error(copy(dst, (void *)(uintptr_t)addr, count, kind));
 	return rt_return(err);
 }
