@@ -88,6 +88,9 @@ CUresult mem_alloc(struct CUctx_st *ctx, uint64_t size, enum alloc_kind kind,
 
 	if (size == 0 || mapped_size < size)
 		return CUDA_ERROR_INVALID_VALUE;
+	/* More than the device has is "out of memory" in CUDA, not invalid. */
+	if (kind == ALLOC_DEVICE && size > ctx->dev->info.vram_size)
+		return CUDA_ERROR_OUT_OF_MEMORY;
 	err = kmd_bo_create(ctx->dev->fd, mapped_size, placement, 0, &alloc.bo);
 	if (err)
 		return result_from_errno(err);

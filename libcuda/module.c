@@ -137,8 +137,16 @@ CUresult module_load(struct CUctx_st *ctx, const void *image, size_t size,
 	pthread_mutex_init(&mod->lock, NULL);
 	res = build_program(mod, image, size, log, log_len);
 	if (res != CUDA_SUCCESS) {
-		/* CUDA says only the code; the reason is too useful to drop. */
-		fprintf(stderr, "vcuda: cannot load module: %s\n", log);
+		/*
+		 * CUDA reports bad images by code alone, and so do we unless
+		 * VCUDA_DEBUG is set; a valid image that vcuda cannot run
+		 * is our limitation, and the user needs to know which.
+		 */
+		if (res == CUDA_ERROR_NOT_SUPPORTED ||
+		    res == CUDA_ERROR_NO_BINARY_FOR_GPU)
+			fprintf(stderr, "vcuda: cannot load module: %s\n", log);
+		else
+			debug_log("cannot load module: %s", log);
 		free_module(mod);
 		return res;
 	}

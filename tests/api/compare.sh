@@ -5,9 +5,11 @@
 # compares its output with tests/api/NAME.expected (recorded on an H100).
 cd "$(dirname "$0")/../.." || exit 2
 name=$1
-actual=$(LD_LIBRARY_PATH=$PWD/build/lib "build/tests/api/$name" 2>&1)
+actual=$(mktemp)
+trap 'rm -f "$actual"' EXIT
+LD_LIBRARY_PATH=$PWD/build/lib "build/tests/api/$name" >"$actual" 2>&1
 status=$?
-if ! diff -u "tests/api/$name.expected" <(echo "$actual"); then
+if ! diff -u "tests/api/$name.expected" "$actual"; then
 	echo "$name: output differs from the H100's (- expected, + vcuda)"
 	exit 1
 fi
