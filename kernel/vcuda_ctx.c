@@ -1,0 +1,378 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * vcuda: contexts and their sticky fault state.
+ */
+
+#include <linux/capability.h>
+#include <linux/err.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <drm/drm_print.h>
+
+#include "vcuda_ctx.h"
+#include "vcuda_drv.h"
+#include "vcuda_job.h"
+#include "vcuda_queue.h"
+#include "vcuda_vm.h"
+
+/**
+ * DOC: Contexts
+ *
+ * A context is what a CUDA context is: an address space (vcuda_vm.c),
+ * queues (vcuda_queue.c), the hand-off of its launches to its process's
+ * worker threads (vcuda_compute.c), and a fault state.
+ *
+ * Contexts belong to the DRM file that created them; their IDs mean
+ * nothing to other files. The file's table holds one reference; queues
+ * and lookups hold others.
+ *
+ * Faults: the first fault of a context (a launch reported faulty by a
+ * worker, a copy touching an unmapped or read-only address, a time-out)
+ * is recorded and never cleared. It is logged once, like NVIDIA's Xid
+ * lines: device, process, kind and address. From then on the context
+ * runs nothing: the jobs on its queues' rings fail at once with -EIO (the
+ * faulting job with -EIO, or -ETIMEDOUT for a time-out), jobs reaching a
+ * ring later fail with -EIO, posted launches are withdrawn (their
+ * COMPUTE_DONE gets -ENOENT), workers in COMPUTE_WAIT return -EIO, and
+ * SUBMIT and QUEUE_CREATE fail with -EIO. VM_BIND still works, so that
+ * memory can be unmapped and freed.
+ *
+ * DRM_VCUDA_DEVICE_RESET (CAP_SYS_ADMIN) faults every live context of the
+ * device with DRM_VCUDA_FAULT_RESET; the device keeps a list of them.
+ *
+ * Destruction (CTX_DESTROY or closing the file) wakes the workers with
+ * -ENOENT, kills the queues (their unfinished jobs fail with -ECANCELED)
+ * and closes the address space, which drops the buffer objects'
+ * references at once; the structure itself goes when its last reference
+ * does.
+ */
+
+static const char *const vcuda_fault_names[] = {
+	[DRM_VCUDA_FAULT_NONE] = "no fault",
+	[DRM_VCUDA_FAULT_UNMAPPED] = "MMU fault, unmapped address",
+	[DRM_VCUDA_FAULT_READ_ONLY] = "MMU fault, write to read-only page",
+	[DRM_VCUDA_FAULT_MISALIGNED] = "misaligned address",
+	[DRM_VCUDA_FAULT_TRAP] = "trap",
+	[DRM_VCUDA_FAULT_ASSERT] = "device-side assert",
+	[DRM_VCUDA_FAULT_ILLEGAL_INSTRUCTION] = "illegal instruction",
+	[DRM_VCUDA_FAULT_TIMEOUT] = "job time-out",
+	[DRM_VCUDA_FAULT_RESET] = "device reset",
+	[DRM_VCUDA_FAULT_LAUNCH] = "invalid launch",
+};
+
+/* NVIDIA's Xid numbers for the same events. */
+static const u8 vcuda_fault_xids[] = {
+	[DRM_VCUDA_FAULT_NONE] = 0,
+	[DRM_VCUDA_FAULT_UNMAPPED] = 31,
+	[DRM_VCUDA_FAULT_READ_ONLY] = 31,
+	[DRM_VCUDA_FAULT_MISALIGNED] = 13,
+	[DRM_VCUDA_FAULT_TRAP] = 13,
+	[DRM_VCUDA_FAULT_ASSERT] = 13,
+	[DRM_VCUDA_FAULT_ILLEGAL_INSTRUCTION] = 13,
+	[DRM_VCUDA_FAULT_TIMEOUT] = 8,
+	[DRM_VCUDA_FAULT_RESET] = 43,
+	[DRM_VCUDA_FAULT_LAUNCH] = 13,
+};
+
+static void vcuda_ctx_release(struct kref *kref)
+{
+	struct vcuda_ctx *ctx = container_of(kref, struct vcuda_ctx, refcount);
+
+	vcuda_vm_put(ctx->vm);
+	mutex_destroy(&ctx->queues_lock);
+	kfree(ctx);
+}
+
+/**
+ * vcuda_ctx_put() - Drop a reference to a context.
+ * @ctx: Context.
+ */
+void vcuda_ctx_put(struct vcuda_ctx *ctx)
+{
+	kref_put(&ctx->refcount, vcuda_ctx_release);
+}
+
+/**
+ * vcuda_ctx_lookup() - Find a context of a file by ID.
+ * @vfile: File.
+ * @id: Context ID.
+ *
+ * Return: The context with a new reference, or NULL.
+ */
+struct vcuda_ctx *vcuda_ctx_lookup(struct vcuda_file *vfile, u32 id)
+{
+	struct vcuda_ctx *ctx;
+
+	xa_lock(&vfile->ctxs);
+	ctx = xa_load(&vfile->ctxs, id);
+	if (ctx)
+		vcuda_ctx_get(ctx);
+	xa_unlock(&vfile->ctxs);
+	return ctx;
+}
+
+/**
+ * vcuda_ctx_faulted() - Whether a context has faulted.
+ * @ctx: Context.
+ *
+ * Return: True once the context has faulted.
+ */
+bool vcuda_ctx_faulted(struct vcuda_ctx *ctx)
+{
+	return READ_ONCE(ctx->fault_kind) != DRM_VCUDA_FAULT_NONE;
+}
+
+/**
+ * vcuda_ctx_fault() - Fault a context.
+ * @ctx: Context.
+ * @kind: &enum drm_vcuda_fault_kind, not NONE.
+ * @addr: Faulting address, or zero.
+ * @queue_id: Queue of the faulting job, or zero.
+ *
+ * Records the fault if it is the context's first, then fails the work of
+ * every queue of the context. A job that caused the fault has its
+ * &vcuda_job.error set by the caller beforehand.
+ *
+ * Context: Process context; takes &vcuda_ctx.queues_lock.
+ */
+void vcuda_ctx_fault(struct vcuda_ctx *ctx, u32 kind, u64 addr, u32 queue_id)
+{
+	struct vcuda_device *vdev = ctx->vdev;
+	struct vcuda_queue *q;
+	bool first;
+
+	spin_lock(&ctx->fault_lock);
+	first = ctx->fault_kind == DRM_VCUDA_FAULT_NONE;
+	if (first) {
+		ctx->fault_addr = addr;
+		ctx->fault_queue_id = queue_id;
+		WRITE_ONCE(ctx->fault_kind, kind);
+	}
+	spin_unlock(&ctx->fault_lock);
+
+	if (first)
+		dev_err(vdev->drm.dev,
+			"Xid (vcuda %u): %u, pid=%d, name=%s, ctx %u, queue %u: %s at 0x%llx\n",
+			vdev->index, vcuda_fault_xids[kind], ctx->pid,
+			ctx->comm, ctx->id, queue_id, vcuda_fault_names[kind],
+			addr);
+
+	vcuda_compute_stop(&ctx->compute, -EIO);
+
+	mutex_lock(&ctx->queues_lock);
+	list_for_each_entry(q, &ctx->queues, ctx_link)
+		vcuda_queue_cancel(q, -EIO);
+	mutex_unlock(&ctx->queues_lock);
+}
+
+/*
+ * Destroys a context already removed from its file's table, with the
+ * file's lock held; consumes the table's reference.
+ */
+static void vcuda_ctx_kill(struct vcuda_file *vfile, struct vcuda_ctx *ctx)
+{
+	struct vcuda_queue *q, *tmp;
+	LIST_HEAD(queues);
+
+	lockdep_assert_held(&vfile->lock);
+
+	mutex_lock(&ctx->vdev->ctx_lock);
+	list_del_init(&ctx->dev_link);
+	mutex_unlock(&ctx->vdev->ctx_lock);
+
+	vcuda_compute_stop(&ctx->compute, -ENOENT);
+
+	mutex_lock(&ctx->queues_lock);
+	list_splice_init(&ctx->queues, &queues);
+	mutex_unlock(&ctx->queues_lock);
+
+	list_for_each_entry_safe(q, tmp, &queues, ctx_link) {
+		list_del_init(&q->ctx_link);
+		xa_erase(&vfile->queues, q->id);
+		vcuda_queue_kill(q);
+		/* The file's table's reference. */
+		vcuda_queue_put(q);
+	}
+
+	vcuda_vm_close(ctx->vm);
+	vcuda_ctx_put(ctx);
+}
+
+/**
+ * vcuda_ctx_file_close() - Destroy every context of a file.
+ * @vfile: File being closed.
+ */
+void vcuda_ctx_file_close(struct vcuda_file *vfile)
+{
+	struct vcuda_ctx *ctx;
+	unsigned long id;
+
+	mutex_lock(&vfile->lock);
+	xa_for_each(&vfile->ctxs, id, ctx) {
+		xa_erase(&vfile->ctxs, id);
+		vcuda_ctx_kill(vfile, ctx);
+	}
+	mutex_unlock(&vfile->lock);
+}
+
+/**
+ * vcuda_ioctl_ctx_create() - DRM_IOCTL_VCUDA_CTX_CREATE.
+ * @drm: Device.
+ * @data: &struct drm_vcuda_ctx_create.
+ * @file: DRM file.
+ *
+ * Return: 0, -EINVAL for non-zero flags, -ENOMEM, -EBUSY when the file
+ * has 2^32 - 1 contexts.
+ */
+int vcuda_ioctl_ctx_create(struct drm_device *drm, void *data,
+			   struct drm_file *file)
+{
+	struct vcuda_file *vfile = to_vcuda_file(file);
+	struct drm_vcuda_ctx_create *args = data;
+	struct vcuda_ctx *ctx;
+	u32 id;
+	int ret;
+
+	if (args->flags)
+		return -EINVAL;
+
+	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL);
+	if (!ctx)
+		return -ENOMEM;
+
+	kref_init(&ctx->refcount);
+	ctx->vdev = vfile->vdev;
+	ctx->pid = task_tgid_nr(current);
+	get_task_comm(ctx->comm, current->group_leader);
+	spin_lock_init(&ctx->fault_lock);
+	mutex_init(&ctx->queues_lock);
+	INIT_LIST_HEAD(&ctx->queues);
+	INIT_LIST_HEAD(&ctx->dev_link);
+	vcuda_compute_init(&ctx->compute);
+
+	ctx->vm = vcuda_vm_create(vfile->vdev);
+	if (IS_ERR(ctx->vm)) {
+		ret = PTR_ERR(ctx->vm);
+		mutex_destroy(&ctx->queues_lock);
+		kfree(ctx);
+		return ret;
+	}
+
+	mutex_lock(&vfile->lock);
+	/* Reserve the ID first: the context must know it before it shows. */
+	ret = xa_alloc_cyclic(&vfile->ctxs, &id, NULL, XA_LIMIT(1, U32_MAX),
+			      &vfile->next_ctx_id, GFP_KERNEL);
+	if (ret >= 0) {
+		ctx->id = id;
+		ret = xa_err(xa_store(&vfile->ctxs, id, ctx, GFP_KERNEL));
+		if (ret)
+			xa_erase(&vfile->ctxs, id);
+	}
+	if (ret >= 0) {
+		mutex_lock(&vfile->vdev->ctx_lock);
+		list_add_tail(&ctx->dev_link, &vfile->vdev->ctx_list);
+		mutex_unlock(&vfile->vdev->ctx_lock);
+	}
+	mutex_unlock(&vfile->lock);
+	if (ret < 0) {
+		vcuda_vm_close(ctx->vm);
+		vcuda_ctx_put(ctx);
+		return ret;
+	}
+
+	args->ctx_id = id;
+	return 0;
+}
+
+/**
+ * vcuda_ioctl_ctx_destroy() - DRM_IOCTL_VCUDA_CTX_DESTROY.
+ * @drm: Device.
+ * @data: &struct drm_vcuda_ctx_destroy.
+ * @file: DRM file.
+ *
+ * Return: 0, -EINVAL for non-zero padding, -ENOENT for an unknown ID.
+ */
+int vcuda_ioctl_ctx_destroy(struct drm_device *drm, void *data,
+			    struct drm_file *file)
+{
+	struct vcuda_file *vfile = to_vcuda_file(file);
+	struct drm_vcuda_ctx_destroy *args = data;
+	struct vcuda_ctx *ctx;
+
+	if (args->pad)
+		return -EINVAL;
+
+	mutex_lock(&vfile->lock);
+	ctx = xa_erase(&vfile->ctxs, args->ctx_id);
+	if (ctx)
+		vcuda_ctx_kill(vfile, ctx);
+	mutex_unlock(&vfile->lock);
+
+	return ctx ? 0 : -ENOENT;
+}
+
+/**
+ * vcuda_ioctl_ctx_get_state() - DRM_IOCTL_VCUDA_CTX_GET_STATE.
+ * @drm: Device.
+ * @data: &struct drm_vcuda_ctx_get_state.
+ * @file: DRM file.
+ *
+ * Return: 0, -EINVAL for non-zero padding, -ENOENT for an unknown ID.
+ */
+int vcuda_ioctl_ctx_get_state(struct drm_device *drm, void *data,
+			      struct drm_file *file)
+{
+	struct drm_vcuda_ctx_get_state *args = data;
+	struct vcuda_ctx *ctx;
+
+	if (args->pad)
+		return -EINVAL;
+
+	ctx = vcuda_ctx_lookup(to_vcuda_file(file), args->ctx_id);
+	if (!ctx)
+		return -ENOENT;
+
+	spin_lock(&ctx->fault_lock);
+	args->fault_kind = ctx->fault_kind;
+	args->fault_addr = ctx->fault_addr;
+	args->fault_queue_id = ctx->fault_queue_id;
+	spin_unlock(&ctx->fault_lock);
+
+	vcuda_ctx_put(ctx);
+	return 0;
+}
+
+/**
+ * vcuda_ioctl_device_reset() - DRM_IOCTL_VCUDA_DEVICE_RESET.
+ * @drm: Device.
+ * @data: &struct drm_vcuda_device_reset.
+ * @file: DRM file.
+ *
+ * Faults every live context of the device, of every file, with
+ * DRM_VCUDA_FAULT_RESET: their work fails and they must be destroyed.
+ * New contexts work normally.
+ *
+ * Return: 0, -EPERM without CAP_SYS_ADMIN, -EINVAL for non-zero flags or
+ * padding.
+ */
+int vcuda_ioctl_device_reset(struct drm_device *drm, void *data,
+			     struct drm_file *file)
+{
+	struct vcuda_device *vdev = to_vcuda_device(drm);
+	struct drm_vcuda_device_reset *args = data;
+	struct vcuda_ctx *ctx;
+
+	if (!capable(CAP_SYS_ADMIN))
+		return -EPERM;
+	if (args->flags || args->pad)
+		return -EINVAL;
+
+	dev_info(drm->dev, "vcuda %u: reset by pid %d\n", vdev->index,
+		 task_tgid_nr(current));
+
+	mutex_lock(&vdev->ctx_lock);
+	list_for_each_entry(ctx, &vdev->ctx_list, dev_link)
+		vcuda_ctx_fault(ctx, DRM_VCUDA_FAULT_RESET, 0, 0);
+	mutex_unlock(&vdev->ctx_lock);
+	return 0;
+}

@@ -1,0 +1,377 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * vcuda: buffer objects.
+ */
+
+#include <linux/err.h>
+#include <linux/mm.h>
+#include <linux/sched/mm.h>
+#include <linux/slab.h>
+#include <drm/drm_file.h>
+#include <drm/drm_gem.h>
+#include <drm/drm_gem_shmem_helper.h>
+#include <drm/drm_prime.h>
+#include <drm/drm_vma_manager.h>
+
+#include "vcuda_drv.h"
+#include "vcuda_gem.h"
+#include "vcuda_ipc.h"
+
+/**
+ * DOC: Buffer objects
+ *
+ * A buffer object is a shmem-backed GEM object (&drm_gem_shmem_object),
+ * in device or host placement; both are ordinary kernel pages, the
+ * placement only decides what the object is charged to (device memory,
+ * which is limited by ``vram_mb``, or host_pinned).
+ *
+ * The object's pages are allocated and pinned when it is created, as real
+ * device memory is committed by cudaMalloc(), and released when the last
+ * reference goes. That keeps the copy engine and address resolution
+ * simple: while an object is mapped in an address space its pages exist,
+ * and &drm_gem_shmem_object.pages can be read without taking the object's
+ * reservation lock. Allocation uses __GFP_RETRY_MAYFAIL, so a request
+ * larger than the machine can hold fails with -ENOMEM instead of calling
+ * the OOM killer.
+ *
+ * DRM_VCUDA_BO_USERPTR makes an object of the caller's own memory, as
+ * cudaHostRegister() does: the pages of [addr, addr + size) are pinned
+ * (FOLL_LONGTERM, writable), charged to the caller's RLIMIT_MEMLOCK (unless
+ * it has CAP_IPC_LOCK) and to host_pinned, and become the object's page
+ * array; userspace typically binds the object at addr itself. Such an
+ * object cannot be mmap()ed through the DRM file (it is already mapped)
+ * nor exported as a dma-buf.
+ *
+ * Userspace maps an object with mmap() on the DRM file at the offset from
+ * DRM_VCUDA_BO_MMAP_OFFSET, with MAP_SHARED (private mappings are
+ * refused by the shmem helper), typically with MAP_FIXED at the address
+ * where it also binds the object in its context's address space.
+ */
+
+static void vcuda_bo_free(struct drm_gem_object *obj)
+{
+	struct vcuda_bo *bo = to_vcuda_bo(obj);
+	struct vcuda_device *vdev = to_vcuda_device(obj->dev);
+
+	vcuda_ipc_forget(bo);
+	if (bo->pinned)
+		drm_gem_shmem_unpin(&bo->base);
+
+	if (bo->placement == DRM_VCUDA_BO_PLACEMENT_DEVICE)
+		vcuda_vram_uncharge(vdev, bo->charged);
+	else
+		atomic64_sub(bo->charged, &vdev->host_pinned);
+
+	mutex_destroy(&bo->gpuva_lock);
+	drm_gem_shmem_free(&bo->base);
+}
+
+static enum drm_gem_object_status vcuda_bo_status(struct drm_gem_object *obj)
+{
+	return to_vcuda_bo(obj)->pinned ? DRM_GEM_OBJECT_RESIDENT : 0;
+}
+
+static const struct drm_gem_object_funcs vcuda_gem_funcs = {
+	.free = vcuda_bo_free,
+	.print_info = drm_gem_shmem_object_print_info,
+	.pin = drm_gem_shmem_object_pin,
+	.unpin = drm_gem_shmem_object_unpin,
+	.get_sg_table = drm_gem_shmem_object_get_sg_table,
+	.vmap = drm_gem_shmem_object_vmap,
+	.vunmap = drm_gem_shmem_object_vunmap,
+	.mmap = drm_gem_shmem_object_mmap,
+	.status = vcuda_bo_status,
+	.vm_ops = &drm_gem_shmem_vm_ops,
+};
+
+/**
+ * vcuda_gem_create_object() - &drm_driver.gem_create_object.
+ * @drm: Device.
+ * @size: Size of the object.
+ *
+ * Allocates a &struct vcuda_bo for the shmem helper to initialize.
+ *
+ * Return: The embedded GEM object or an ERR_PTR.
+ */
+struct drm_gem_object *vcuda_gem_create_object(struct drm_device *drm,
+					       size_t size)
+{
+	struct vcuda_bo *bo;
+
+	bo = kzalloc(sizeof(*bo), GFP_KERNEL);
+	if (!bo)
+		return ERR_PTR(-ENOMEM);
+
+	bo->base.base.funcs = &vcuda_gem_funcs;
+	mutex_init(&bo->gpuva_lock);
+	drm_gem_gpuva_set_lock(&bo->base.base, &bo->gpuva_lock);
+	return &bo->base.base;
+}
+
+/**
+ * vcuda_bo_page() - The page at an offset of a buffer object.
+ * @bo: Buffer object, pinned.
+ * @offset: Byte offset, less than the object's size.
+ *
+ * Return: The page, without taking a reference.
+ */
+struct page *vcuda_bo_page(struct vcuda_bo *bo, u64 offset)
+{
+	return bo->base.pages[offset >> PAGE_SHIFT];
+}
+
+static int vcuda_bo_check_args(const struct drm_vcuda_bo_create *args)
+{
+	if (args->pad || !args->size)
+		return -EINVAL;
+	/* Rounding up must not overflow; sizes past the VA range are bogus. */
+	if (args->size > (1ULL << 47))
+		return -EINVAL;
+
+	switch (args->placement) {
+	case DRM_VCUDA_BO_PLACEMENT_DEVICE:
+		if (args->flags)
+			return -EINVAL;
+		break;
+	case DRM_VCUDA_BO_PLACEMENT_HOST:
+		if (args->flags & ~(DRM_VCUDA_BO_HOST_PORTABLE |
+				    DRM_VCUDA_BO_HOST_MAPPED |
+				    DRM_VCUDA_BO_HOST_WRITE_COMBINED))
+			return -EINVAL;
+		break;
+	default:
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/**
+ * vcuda_ioctl_bo_create() - DRM_IOCTL_VCUDA_BO_CREATE.
+ * @drm: Device.
+ * @data: &struct drm_vcuda_bo_create.
+ * @file: DRM file.
+ *
+ * Return: 0, -EINVAL for bad arguments, -ENOMEM when device memory or
+ * host memory is exhausted.
+ */
+int vcuda_ioctl_bo_create(struct drm_device *drm, void *data,
+			  struct drm_file *file)
+{
+	struct vcuda_device *vdev = to_vcuda_device(drm);
+	struct drm_vcuda_bo_create *args = data;
+	struct drm_gem_shmem_object *shmem;
+	struct vcuda_bo *bo;
+	u64 size;
+	u32 handle;
+	int ret;
+
+	ret = vcuda_bo_check_args(args);
+	if (ret)
+		return ret;
+
+	size = PAGE_ALIGN(args->size);
+	if (args->placement == DRM_VCUDA_BO_PLACEMENT_DEVICE) {
+		ret = vcuda_vram_charge(vdev, size);
+		if (ret)
+			return ret;
+	} else {
+		if (size > (u64)totalram_pages() << PAGE_SHIFT)
+			return -ENOMEM;
+		atomic64_add(size, &vdev->host_pinned);
+	}
+
+	shmem = drm_gem_shmem_create(drm, size);
+	if (IS_ERR(shmem)) {
+		if (args->placement == DRM_VCUDA_BO_PLACEMENT_DEVICE)
+			vcuda_vram_uncharge(vdev, size);
+		else
+			atomic64_sub(size, &vdev->host_pinned);
+		return PTR_ERR(shmem);
+	}
+
+	/* From here on, vcuda_bo_free() gives back what was charged. */
+	bo = container_of(shmem, struct vcuda_bo, base);
+	bo->placement = args->placement;
+	bo->flags = args->flags;
+	bo->charged = size;
+
+	ret = drm_gem_shmem_pin(shmem);
+	if (ret) {
+		/* A signal may interrupt it; anything else is lack of memory. */
+		if (ret != -EINTR && ret != -ERESTARTSYS)
+			ret = -ENOMEM;
+		goto out_put;
+	}
+	bo->pinned = true;
+
+	ret = drm_gem_handle_create(file, &shmem->base, &handle);
+	if (ret)
+		goto out_put;
+
+	args->size = size;
+	args->handle = handle;
+
+out_put:
+	/* The handle holds the object now, or nothing does. */
+	drm_gem_object_put(&shmem->base);
+	return ret;
+}
+
+/**
+ * vcuda_ioctl_bo_mmap_offset() - DRM_IOCTL_VCUDA_BO_MMAP_OFFSET.
+ * @drm: Device.
+ * @data: &struct drm_vcuda_bo_mmap_offset.
+ * @file: DRM file.
+ *
+ * Return: 0, -EINVAL for non-zero padding or a userptr object, -ENOENT for
+ * an unknown handle.
+ */
+int vcuda_ioctl_bo_mmap_offset(struct drm_device *drm, void *data,
+			       struct drm_file *file)
+{
+	struct drm_vcuda_bo_mmap_offset *args = data;
+	struct drm_gem_object *obj;
+	int ret;
+
+	if (args->pad)
+		return -EINVAL;
+
+	obj = drm_gem_object_lookup(file, args->handle);
+	if (!obj)
+		return -ENOENT;
+
+	/* Userptr objects are mapped already: the caller's own memory. */
+	ret = to_vcuda_bo(obj)->userptr ? -EINVAL :
+	      drm_gem_create_mmap_offset(obj);
+	if (!ret)
+		args->offset = drm_vma_node_offset_addr(&obj->vma_node);
+
+	drm_gem_object_put(obj);
+	return ret;
+}
+
+static void vcuda_userptr_free(struct drm_gem_object *obj)
+{
+	struct vcuda_bo *bo = to_vcuda_bo(obj);
+	unsigned long npages = obj->size >> PAGE_SHIFT;
+
+	vcuda_ipc_forget(bo);
+	unpin_user_pages_dirty_lock(bo->base.pages, npages, true);
+	account_locked_vm(bo->mm, npages, false);
+	mmdrop(bo->mm);
+	kvfree(bo->base.pages);
+	atomic64_sub(bo->charged, &to_vcuda_device(obj->dev)->host_pinned);
+
+	drm_gem_object_release(obj);
+	mutex_destroy(&bo->gpuva_lock);
+	kfree(bo);
+}
+
+static struct dma_buf *vcuda_userptr_export(struct drm_gem_object *obj,
+					    int flags)
+{
+	return ERR_PTR(-EOPNOTSUPP);
+}
+
+static const struct drm_gem_object_funcs vcuda_userptr_funcs = {
+	.free = vcuda_userptr_free,
+	.export = vcuda_userptr_export,
+	.status = vcuda_bo_status,
+};
+
+/* Pins [addr, addr + npages pages) of the current process into pages. */
+static int vcuda_userptr_pin(u64 addr, unsigned long npages,
+			     struct page **pages)
+{
+	unsigned long pinned = 0;
+	int ret;
+
+	while (pinned < npages) {
+		ret = pin_user_pages_fast(addr + (pinned << PAGE_SHIFT),
+					  min_t(unsigned long, npages - pinned,
+						SZ_64K),
+					  FOLL_WRITE | FOLL_LONGTERM,
+					  pages + pinned);
+		if (ret <= 0) {
+			unpin_user_pages(pages, pinned);
+			return ret ? ret : -EFAULT;
+		}
+		pinned += ret;
+	}
+	return 0;
+}
+
+/**
+ * vcuda_ioctl_bo_userptr() - DRM_IOCTL_VCUDA_BO_USERPTR.
+ * @drm: Device.
+ * @data: &struct drm_vcuda_bo_userptr.
+ * @file: DRM file.
+ *
+ * Return: 0; -EINVAL for non-zero flags, an unaligned or empty range or
+ * one that wraps around; -EFAULT if the range is not all mapped writable;
+ * -ENOMEM, including when RLIMIT_MEMLOCK would be exceeded.
+ */
+int vcuda_ioctl_bo_userptr(struct drm_device *drm, void *data,
+			   struct drm_file *file)
+{
+	struct vcuda_device *vdev = to_vcuda_device(drm);
+	struct drm_vcuda_bo_userptr *args = data;
+	unsigned long npages;
+	struct page **pages;
+	struct vcuda_bo *bo;
+	u64 end;
+	int ret;
+
+	if (args->flags || !args->size ||
+	    !IS_ALIGNED(args->addr, PAGE_SIZE) ||
+	    !IS_ALIGNED(args->size, PAGE_SIZE) ||
+	    check_add_overflow(args->addr, args->size, &end))
+		return -EINVAL;
+	if (args->size > (1ULL << 47) ||
+	    !access_ok(u64_to_user_ptr(args->addr), args->size))
+		return -EFAULT;
+	npages = args->size >> PAGE_SHIFT;
+	/* More than the machine has cannot be pinned anyway. */
+	if (npages > totalram_pages())
+		return -ENOMEM;
+
+	bo = kzalloc(sizeof(*bo), GFP_KERNEL);
+	pages = kvmalloc_array(npages, sizeof(*pages), GFP_KERNEL);
+	if (!bo || !pages) {
+		ret = -ENOMEM;
+		goto err_free;
+	}
+
+	ret = account_locked_vm(current->mm, npages, true);
+	if (ret)
+		goto err_free;
+
+	ret = vcuda_userptr_pin(args->addr, npages, pages);
+	if (ret) {
+		account_locked_vm(current->mm, npages, false);
+		goto err_free;
+	}
+
+	bo->base.base.funcs = &vcuda_userptr_funcs;
+	drm_gem_private_object_init(drm, &bo->base.base, args->size);
+	mutex_init(&bo->gpuva_lock);
+	drm_gem_gpuva_set_lock(&bo->base.base, &bo->gpuva_lock);
+	bo->base.pages = pages;
+	bo->placement = DRM_VCUDA_BO_PLACEMENT_HOST;
+	bo->userptr = true;
+	bo->pinned = true;
+	bo->charged = args->size;
+	bo->mm = current->mm;
+	mmgrab(bo->mm);
+	atomic64_add(bo->charged, &vdev->host_pinned);
+
+	ret = drm_gem_handle_create(file, &bo->base.base, &args->handle);
+	/* The handle holds the object now, or nothing does. */
+	drm_gem_object_put(&bo->base.base);
+	return ret;
+
+err_free:
+	kvfree(pages);
+	kfree(bo);
+	return ret;
+}

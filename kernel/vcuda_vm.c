@@ -1,0 +1,483 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * vcuda: GPU virtual address spaces.
+ */
+
+#include <linux/err.h>
+#include <linux/idr.h>
+#include <linux/mm.h>
+#include <linux/slab.h>
+#include <drm/drm_file.h>
+#include <drm/drm_gem.h>
+#include <drm/drm_gpuvm.h>
+
+#include "vcuda_ctx.h"
+#include "vcuda_drv.h"
+#include "vcuda_gem.h"
+#include "vcuda_vm.h"
+
+/**
+ * DOC: Address spaces
+ *
+ * Each context owns one address space, a &drm_gpuvm over the device's
+ * [va_start, va_end), whose &drm_gpuva mappings point into buffer objects.
+ * There are no page tables yet: the mappings themselves are the
+ * translation, and vcuda_vm_resolve() is the one function that turns a GPU
+ * virtual address into a page (a later version replaces its body with a
+ * multi-level page-table walk).
+ *
+ * DRM_VCUDA_VM_BIND is synchronous. A map must land on unmapped addresses
+ * (-EEXIST otherwise); an unmap must cover only mapped addresses (-ENOENT
+ * otherwise) but may cut mappings, which drm_gpuvm_sm_unmap() splits into
+ * the kept pieces. The read-only flag of a mapping is kept in its
+ * &drm_gpuva.flags and enforced by the copy engine.
+ *
+ * Locking: @vcuda_vm.lock (rw_semaphore) protects the mappings, taken for
+ * writing by binds and for reading by resolution; inside it, each buffer
+ * object's gpuva_lock protects the object's list of mappings
+ * (drm_gpuva_link()/drm_gpuva_unlink()). Mappings hold references to their
+ * objects through their &drm_gpuvm_bo. Memory is allocated before the
+ * VM lock is taken, so no allocation happens under it.
+ *
+ * When the context is destroyed, vcuda_vm_close() removes every mapping,
+ * dropping the objects' references, and refuses later binds.
+ */
+
+static void vcuda_vm_free(struct drm_gpuvm *gpuvm)
+{
+	kfree(container_of(gpuvm, struct vcuda_vm, base));
+}
+
+/* Removes a mapping from the tree and from its object; VM lock held. */
+static void vcuda_vm_remove_va(struct drm_gpuva *va)
+{
+	struct drm_gem_object *obj = va->gem.obj;
+	struct vcuda_bo *bo = to_vcuda_bo(obj);
+
+	/* Unlinking may drop the object's last reference: keep one. */
+	drm_gem_object_get(obj);
+	drm_gpuva_remove(va);
+	mutex_lock(&bo->gpuva_lock);
+	drm_gpuva_unlink(va);
+	mutex_unlock(&bo->gpuva_lock);
+	kfree(va);
+	drm_gem_object_put(obj);
+}
+
+/* Mappings preallocated for the pieces kept by one unmap. */
+struct vcuda_vm_unmap_ctx {
+	struct drm_gpuva *prev;
+	struct drm_gpuva *next;
+};
+
+static int vcuda_vm_step_unmap(struct drm_gpuva_op *op, void *priv)
+{
+	vcuda_vm_remove_va(op->unmap.va);
+	return 0;
+}
+
+static int vcuda_vm_step_remap(struct drm_gpuva_op *op, void *priv)
+{
+	struct vcuda_vm_unmap_ctx *uctx = priv;
+	struct drm_gpuva *old = op->remap.unmap->va;
+	struct drm_gpuvm_bo *vm_bo = old->vm_bo;
+	struct vcuda_bo *bo = to_vcuda_bo(old->gem.obj);
+	struct drm_gpuva *prev = NULL, *next = NULL;
+
+	/*
+	 * One unmap cuts at most the mapping at its start (keeping a
+	 * "prev" piece) and the one at its end (keeping a "next" piece).
+	 */
+	if (op->remap.prev) {
+		prev = uctx->prev;
+		uctx->prev = NULL;
+	}
+	if (op->remap.next) {
+		next = uctx->next;
+		uctx->next = NULL;
+	}
+	if ((op->remap.prev && !prev) || (op->remap.next && !next))
+		return -EINVAL;
+
+	drm_gpuva_remap(prev, next, &op->remap);
+
+	mutex_lock(&bo->gpuva_lock);
+	if (prev) {
+		prev->flags = old->flags;
+		drm_gpuva_link(prev, vm_bo);
+	}
+	if (next) {
+		next->flags = old->flags;
+		drm_gpuva_link(next, vm_bo);
+	}
+	/* The kept pieces hold the vm_bo: this does not free anything. */
+	drm_gpuva_unlink(old);
+	mutex_unlock(&bo->gpuva_lock);
+	kfree(old);
+	return 0;
+}
+
+static const struct drm_gpuvm_ops vcuda_gpuvm_ops = {
+	.vm_free = vcuda_vm_free,
+	.sm_step_remap = vcuda_vm_step_remap,
+	.sm_step_unmap = vcuda_vm_step_unmap,
+};
+
+/**
+ * vcuda_vm_create() - Create an empty address space.
+ * @vdev: Device.
+ *
+ * Return: The address space, with one reference, or an ERR_PTR.
+ */
+struct vcuda_vm *vcuda_vm_create(struct vcuda_device *vdev)
+{
+	struct drm_gem_object *r_obj;
+	struct vcuda_vm *vm;
+
+	vm = kzalloc(sizeof(*vm), GFP_KERNEL);
+	if (!vm)
+		return ERR_PTR(-ENOMEM);
+
+	r_obj = drm_gpuvm_resv_object_alloc(&vdev->drm);
+	if (!r_obj) {
+		kfree(vm);
+		return ERR_PTR(-ENOMEM);
+	}
+
+	init_rwsem(&vm->lock);
+	drm_gpuvm_init(&vm->base, "vcuda", 0, &vdev->drm, r_obj,
+		       vdev->info.va_start,
+		       vdev->info.va_end - vdev->info.va_start, 0, 0,
+		       &vcuda_gpuvm_ops);
+	/* The VM took its own reference. */
+	drm_gem_object_put(r_obj);
+	return vm;
+}
+
+/**
+ * vcuda_vm_close() - Remove every mapping and refuse new ones.
+ * @vm: Address space.
+ */
+void vcuda_vm_close(struct vcuda_vm *vm)
+{
+	struct drm_gpuva *va, *next;
+
+	down_write(&vm->lock);
+	vm->closed = true;
+	drm_gpuvm_for_each_va_safe(va, next, &vm->base)
+		vcuda_vm_remove_va(va);
+	up_write(&vm->lock);
+}
+
+/**
+ * vcuda_vm_put() - Drop a reference to an address space.
+ * @vm: Address space, closed if this is the last reference.
+ */
+void vcuda_vm_put(struct vcuda_vm *vm)
+{
+	drm_gpuvm_put(&vm->base);
+}
+
+/**
+ * vcuda_vm_resolve() - Find the page backing a GPU virtual address.
+ * @vm: Address space.
+ * @addr: GPU virtual address.
+ * @write: Whether the access writes.
+ * @res: Output.
+ *
+ * This is the device's address translation: every access the kernel
+ * makes on behalf of a job goes through it.
+ *
+ * Return: 0 with @res->page referenced, or -EFAULT with @res->fault_kind
+ * set to DRM_VCUDA_FAULT_UNMAPPED or DRM_VCUDA_FAULT_READ_ONLY.
+ */
+int vcuda_vm_resolve(struct vcuda_vm *vm, u64 addr, bool write,
+		     struct vcuda_vm_page *res)
+{
+	struct drm_gpuva *va;
+	u64 offset;
+	int ret = 0;
+
+	down_read(&vm->lock);
+	va = drm_gpuva_find_first(&vm->base, addr, 1);
+	if (!va) {
+		res->fault_kind = DRM_VCUDA_FAULT_UNMAPPED;
+		ret = -EFAULT;
+	} else if (write && (va->flags & VCUDA_VA_READONLY)) {
+		res->fault_kind = DRM_VCUDA_FAULT_READ_ONLY;
+		ret = -EFAULT;
+	} else {
+		offset = va->gem.offset + (addr - va->va.addr);
+		res->page = vcuda_bo_page(to_vcuda_bo(va->gem.obj), offset);
+		get_page(res->page);
+		res->offset = offset_in_page(offset);
+		res->len = PAGE_SIZE - res->offset;
+		res->fault_kind = DRM_VCUDA_FAULT_NONE;
+	}
+	up_read(&vm->lock);
+	return ret;
+}
+
+static int vcuda_vm_map(struct vcuda_vm *vm, struct drm_file *file,
+			const struct drm_vcuda_vm_bind_op *op)
+{
+	struct drm_gpuvm_bo *vm_bo, *prealloc;
+	struct drm_gem_object *obj;
+	struct drm_gpuva *va;
+	struct vcuda_bo *bo;
+	int ret;
+
+	obj = drm_gem_object_lookup(file, op->bo_handle);
+	if (!obj)
+		return -ENOENT;
+	bo = to_vcuda_bo(obj);
+
+	if (op->bo_offset > obj->size || op->size > obj->size - op->bo_offset) {
+		ret = -EINVAL;
+		goto out_put;
+	}
+
+	va = kzalloc(sizeof(*va), GFP_KERNEL);
+	prealloc = drm_gpuvm_bo_create(&vm->base, obj);
+	if (!va || !prealloc) {
+		ret = -ENOMEM;
+		goto out_free;
+	}
+
+	down_write(&vm->lock);
+	if (vm->closed) {
+		ret = -ENOENT;
+	} else {
+		drm_gpuva_init(va, op->va, op->size, obj, op->bo_offset);
+		if (op->flags & DRM_VCUDA_VM_BIND_READONLY)
+			va->flags |= VCUDA_VA_READONLY;
+		ret = drm_gpuva_insert(&vm->base, va);
+	}
+	mutex_lock(&bo->gpuva_lock);
+	if (!ret) {
+		vm_bo = drm_gpuvm_bo_obtain_prealloc(prealloc);
+		drm_gpuva_link(va, vm_bo);
+		/* The mapping holds the vm_bo now. */
+		drm_gpuvm_bo_put(vm_bo);
+		va = NULL;
+	} else {
+		drm_gpuvm_bo_put(prealloc);
+	}
+	prealloc = NULL;
+	mutex_unlock(&bo->gpuva_lock);
+	up_write(&vm->lock);
+
+out_free:
+	if (prealloc) {
+		mutex_lock(&bo->gpuva_lock);
+		drm_gpuvm_bo_put(prealloc);
+		mutex_unlock(&bo->gpuva_lock);
+	}
+	kfree(va);
+out_put:
+	drm_gem_object_put(obj);
+	return ret;
+}
+
+static int vcuda_vm_unmap(struct vcuda_vm *vm,
+			  const struct drm_vcuda_vm_bind_op *op)
+{
+	struct vcuda_vm_unmap_ctx uctx = {};
+	u64 end = op->va + op->size, cursor = op->va;
+	struct drm_gpuva *va;
+	int ret = 0;
+
+	uctx.prev = kzalloc(sizeof(*uctx.prev), GFP_KERNEL);
+	uctx.next = kzalloc(sizeof(*uctx.next), GFP_KERNEL);
+	if (!uctx.prev || !uctx.next) {
+		ret = -ENOMEM;
+		goto out_free;
+	}
+
+	down_write(&vm->lock);
+	if (vm->closed) {
+		ret = -ENOENT;
+		goto out_unlock;
+	}
+
+	/* Every page of the range must be mapped. */
+	drm_gpuvm_for_each_va_range(va, &vm->base, op->va, end) {
+		if (va->va.addr > cursor)
+			break;
+		cursor = va->va.addr + va->va.range;
+	}
+	if (cursor < end) {
+		ret = -ENOENT;
+		goto out_unlock;
+	}
+
+	ret = drm_gpuvm_sm_unmap(&vm->base, &uctx, op->va, op->size);
+
+out_unlock:
+	up_write(&vm->lock);
+out_free:
+	kfree(uctx.prev);
+	kfree(uctx.next);
+	return ret;
+}
+
+static int vcuda_vm_check_op(struct vcuda_device *vdev,
+			     const struct drm_vcuda_vm_bind_op *op)
+{
+	u32 kind = op->flags & DRM_VCUDA_VM_BIND_OP_MASK;
+	u32 extra = op->flags & ~DRM_VCUDA_VM_BIND_OP_MASK;
+
+	switch (kind) {
+	case DRM_VCUDA_VM_BIND_OP_MAP:
+		if (extra & ~DRM_VCUDA_VM_BIND_READONLY)
+			return -EINVAL;
+		break;
+	case DRM_VCUDA_VM_BIND_OP_UNMAP:
+		if (extra || op->bo_handle || op->bo_offset)
+			return -EINVAL;
+		break;
+	case DRM_VCUDA_VM_BIND_OP_MAP_SPARSE:
+		if (extra || op->bo_handle || op->bo_offset)
+			return -EINVAL;
+		return -EOPNOTSUPP;
+	default:
+		return -EINVAL;
+	}
+
+	if (!op->size || !IS_ALIGNED(op->va, DRM_VCUDA_PAGE_SIZE) ||
+	    !IS_ALIGNED(op->size, DRM_VCUDA_PAGE_SIZE) ||
+	    !IS_ALIGNED(op->bo_offset, DRM_VCUDA_PAGE_SIZE))
+		return -EINVAL;
+	if (op->va < vdev->info.va_start || op->va >= vdev->info.va_end ||
+	    op->size > vdev->info.va_end - op->va)
+		return -EINVAL;
+	return 0;
+}
+
+/**
+ * vcuda_ioctl_vm_bind() - DRM_IOCTL_VCUDA_VM_BIND.
+ * @drm: Device.
+ * @data: &struct drm_vcuda_vm_bind.
+ * @file: DRM file.
+ *
+ * Return: 0; -EINVAL for bad arguments; -ENOENT for an unknown context or
+ * buffer object, or an unmap of unmapped pages; -EEXIST for a map over
+ * mapped pages; -EOPNOTSUPP for sparse maps; -ENOMEM. On error
+ * @ops.count is set to the number of operations done.
+ */
+int vcuda_ioctl_vm_bind(struct drm_device *drm, void *data,
+			struct drm_file *file)
+{
+	struct vcuda_device *vdev = to_vcuda_device(drm);
+	struct drm_vcuda_vm_bind *args = data;
+	struct drm_vcuda_vm_bind_op *ops;
+	struct vcuda_ctx *ctx;
+	u32 i;
+	int ret = 0;
+
+	if (args->flags || args->syncs.count)
+		return -EINVAL;
+
+	ops = vcuda_obj_array_copy(&args->ops, 1, VCUDA_MAX_BIND_OPS,
+				   sizeof(*ops));
+	if (IS_ERR(ops))
+		return PTR_ERR(ops);
+
+	ctx = vcuda_ctx_lookup(to_vcuda_file(file), args->ctx_id);
+	if (!ctx) {
+		ret = -ENOENT;
+		goto out_free;
+	}
+
+	for (i = 0; i < args->ops.count; i++) {
+		const struct drm_vcuda_vm_bind_op *op = &ops[i];
+
+		ret = vcuda_vm_check_op(vdev, op);
+		if (ret)
+			break;
+		if ((op->flags & DRM_VCUDA_VM_BIND_OP_MASK) ==
+		    DRM_VCUDA_VM_BIND_OP_MAP)
+			ret = vcuda_vm_map(ctx->vm, file, op);
+		else
+			ret = vcuda_vm_unmap(ctx->vm, op);
+		if (ret)
+			break;
+	}
+	if (ret)
+		args->ops.count = i;
+
+	vcuda_ctx_put(ctx);
+out_free:
+	kvfree(ops);
+	return ret;
+}
+
+/* The handle of @obj in @file, or zero if it has none. */
+static u32 vcuda_vm_find_handle(struct drm_file *file,
+				struct drm_gem_object *obj)
+{
+	struct drm_gem_object *entry;
+	u32 handle = 0;
+	int id;
+
+	spin_lock(&file->table_lock);
+	idr_for_each_entry(&file->object_idr, entry, id) {
+		if (entry == obj) {
+			handle = id;
+			break;
+		}
+	}
+	spin_unlock(&file->table_lock);
+	return handle;
+}
+
+/**
+ * vcuda_ioctl_vm_translate() - DRM_IOCTL_VCUDA_VM_TRANSLATE.
+ * @drm: Device.
+ * @data: &struct drm_vcuda_vm_translate.
+ * @file: DRM file.
+ *
+ * Without page tables, every leaf is a 4 KiB page (level 0). The handle is
+ * zero if the backing object has no handle in this file.
+ *
+ * Return: 0, -EINVAL for an address outside the device's range, -ENOENT
+ * for an unknown context or an unmapped address.
+ */
+int vcuda_ioctl_vm_translate(struct drm_device *drm, void *data,
+			     struct drm_file *file)
+{
+	struct vcuda_device *vdev = to_vcuda_device(drm);
+	struct drm_vcuda_vm_translate *args = data;
+	struct drm_gem_object *obj = NULL;
+	struct vcuda_ctx *ctx;
+	struct drm_gpuva *va;
+	int ret = 0;
+
+	if (args->va < vdev->info.va_start || args->va >= vdev->info.va_end)
+		return -EINVAL;
+
+	ctx = vcuda_ctx_lookup(to_vcuda_file(file), args->ctx_id);
+	if (!ctx)
+		return -ENOENT;
+
+	down_read(&ctx->vm->lock);
+	va = drm_gpuva_find_first(&ctx->vm->base, args->va, 1);
+	if (va) {
+		obj = va->gem.obj;
+		drm_gem_object_get(obj);
+		args->flags = (va->flags & VCUDA_VA_READONLY) ?
+			      DRM_VCUDA_VM_BIND_READONLY : 0;
+		args->bo_offset = va->gem.offset + (args->va - va->va.addr);
+		args->level = 0;
+	} else {
+		ret = -ENOENT;
+	}
+	up_read(&ctx->vm->lock);
+
+	if (obj) {
+		args->bo_handle = vcuda_vm_find_handle(file, obj);
+		drm_gem_object_put(obj);
+	}
+	vcuda_ctx_put(ctx);
+	return ret;
+}

@@ -1,0 +1,24 @@
+# SPDX-License-Identifier: MIT
+# uAPI tests of the vcuda kernel module, on the kselftest harness: one
+# binary per tests/kselftest/*_test.c, in build/tests/kselftest/. They run
+# as root in the test VM with the module loaded (tests/vm/guest-tests.sh):
+#
+#   tools/vcuda-vm -- build/tests/kselftest/vcuda_submit_test
+
+KSELFTEST_DIR := $(TOP)/tests/kselftest
+# The harness, included as a system header: its own macros trip -Wextra
+# (-Wclobbered, -Wunused-parameter); our code still gets every warning.
+KSELFTEST_SYSINC := $(patsubst -I%,-isystem %,$(KSELFTEST_CFLAGS))
+KSELFTEST_SRCS := $(wildcard $(KSELFTEST_DIR)/*_test.c)
+KSELFTEST_BINS := $(patsubst $(KSELFTEST_DIR)/%.c,$(B)/tests/kselftest/%,\
+	$(KSELFTEST_SRCS))
+
+$(B)/tests/kselftest/%: $(KSELFTEST_DIR)/%.c $(KSELFTEST_DIR)/vcuda_test.h \
+		$(TOP)/uapi/vcuda_drm.h $(KSRC)/.stamp
+	@mkdir -p $(@D)
+	$(CC) $(USER_CFLAGS) $(KSELFTEST_SYSINC) -o $@ $< \
+		$(USER_LDFLAGS) -ldrm -lpthread
+
+.PHONY: kselftests
+kselftests: $(KSELFTEST_BINS)
+ALL_TARGETS += $(KSELFTEST_BINS)

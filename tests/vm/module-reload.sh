@@ -1,0 +1,142 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+#
+# Loads and unloads vcuda.ko in a loop, checking that its render nodes
+# appear and disappear. Runs as root in the test VM without the module
+# loaded:
+#
+#   tools/vcuda-vm --no-module -- tests/vm/module-reload.sh [CYCLES]
+#
+# Prints TAP; exits non-zero if any test failed.
+cd "$(dirname "$0")/../.." || exit 1
+
+cycles=${1:-20}
+ko=kernel/vcuda.ko
+ksel=build/tests/kselftest
+
+# Tests: 3 per cycle, then 2 refused loads, 4 for an open file, 3 for
+# unloading right after a process with pending work exits.
+plan=$((cycles * 3 + 2 + 4 + 3))
+echo "1..$plan"
+n=0
+failed=0
+
+ok() {
+	n=$((n + 1))
+	echo "ok $n - $*"
+}
+
+not_ok() {
+	n=$((n + 1))
+	failed=$((failed + 1))
+	echo "not ok $n - $*"
+}
+
+check() {
+	local what=$1
+	shift
+	if "$@"; then ok "$what"; else not_ok "$what"; fi
+}
+
+# Render nodes whose device is bound to the vcuda driver.
+vcuda_nodes() {
+	local d count=0
+	for d in /sys/class/drm/renderD*; do
+		[ -e "$d/device/driver" ] || continue
+		[ "$(basename "$(readlink "$d/device/driver")")" = vcuda ] || continue
+		[ -c "/dev/dri/$(basename "$d")" ] || continue
+		count=$((count + 1))
+	done
+	echo "$count"
+}
+
+loaded() {
+	grep -q '^vcuda ' /proc/modules
+}
+
+# Waits up to 5 s for N vcuda render nodes (udev-less devtmpfs is quick).
+wait_nodes() {
+	local want=$1 i
+	for i in $(seq 50); do
+		[ "$(vcuda_nodes)" = "$want" ] && return 0
+		sleep 0.1
+	done
+	echo "# expected $want vcuda render nodes, found $(vcuda_nodes)"
+	return 1
+}
+
+load() {
+	insmod "$ko" "$@" 2>&1 | sed 's/^/# /'
+	return "${PIPESTATUS[0]}"
+}
+
+unload() {
+	rmmod vcuda 2>&1 | sed 's/^/# /'
+	return "${PIPESTATUS[0]}"
+}
+
+if [ ! -f "$ko" ]; then
+	echo "# $ko is not built"
+	exit 1
+fi
+modprobe -a drm_gpuvm gpu-sched drm_shmem_helper 2>&1 | sed 's/^/# /'
+if loaded; then
+	echo "# vcuda is already loaded; run with tools/vcuda-vm --no-module"
+	exit 1
+fi
+
+for i in $(seq "$cycles"); do
+	if [ $((i % 2)) -eq 1 ]; then devs=1; else devs=3; fi
+	check "cycle $i: insmod num_devices=$devs" load num_devices=$devs
+	check "cycle $i: $devs render nodes appear" wait_nodes $devs
+	if unload && wait_nodes 0 && ! loaded; then
+		ok "cycle $i: rmmod, render nodes gone"
+	else
+		not_ok "cycle $i: rmmod, render nodes gone"
+	fi
+done
+
+# Parameters out of range are refused.
+if ! load num_devices=0 2>/dev/null && ! loaded; then
+	ok "num_devices=0 refused"
+else
+	not_ok "num_devices=0 refused"
+	unload
+fi
+if ! load num_devices=2 cc=5 2>/dev/null && ! loaded; then
+	ok "cc=5 refused"
+else
+	not_ok "cc=5 refused"
+	unload
+fi
+
+# An open render node keeps the module.
+check "insmod with num_devices=2" load num_devices=2
+node=/dev/dri/$(basename "$(ls -d /sys/bus/platform/drivers/vcuda/vcuda.1/drm/renderD* 2>/dev/null | head -n 1)")
+if [ -c "$node" ] && exec 3<>"$node"; then
+	if ! rmmod vcuda 2>/dev/null && loaded; then
+		ok "rmmod refused while $node is open"
+	else
+		not_ok "rmmod refused while $node is open"
+	fi
+	exec 3>&-
+else
+	not_ok "rmmod refused while a render node is open: cannot open $node"
+fi
+check "rmmod once it is closed" unload
+check "render nodes gone" wait_nodes 0
+
+# Unloading right after a process leaves work behind (queue tear-down
+# may still be running when it exits).
+check "insmod" load num_devices=1
+pending_work() {
+	"$ksel/vcuda_submit_test" -t close_with_pending_work >/dev/null 2>&1
+}
+if [ -x "$ksel/vcuda_submit_test" ]; then
+	check "process exits with pending jobs" pending_work
+else
+	ok "process exits with pending jobs # SKIP $ksel not built"
+fi
+check "rmmod right after" unload
+
+[ "$failed" -eq 0 ]
