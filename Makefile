@@ -40,7 +40,7 @@ ALL_TARGETS :=
 TEST_TARGETS :=
 CLEAN_DIRS := $(B)
 
-include mk/deps.mk
+include tools/deps.mk
 include kernel/kernel.mk
 include libcuda/ptx/ptx.mk
 include libcuda/libcuda.mk
