@@ -150,4 +150,11 @@ void ptx_worker_destroy(struct ptx_worker *worker);
 bool ptx_run_ctas(struct ptx_worker *worker, const struct ptx_launch *launch,
 		  uint64_t first, uint64_t count, struct ptx_fault *fault);
 
+/*
+ * Where device printf output goes (vprintf): @fn receives each thread's
+ * formatted text. NULL restores the default, stdout. Process-wide.
+ */
+typedef void (*ptx_print_fn)(void *user, const char *text, size_t len);
+void ptx_set_print_handler(ptx_print_fn fn, void *user);
+
 #endif

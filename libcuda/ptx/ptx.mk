@@ -1,3 +1,34 @@
 # SPDX-License-Identifier: MIT
 # The PTX path: fatbin reader, parser, IR, linker, interpreter.
-# Produces $(PTX_LIB), a static archive linked into libcuda.so.1.
+# Produces $(PTX_LIB), a static archive linked into libcuda.so.1
+# (with -lzstd -llz4).
+#
+#   make ptx          build $(PTX_LIB) only
+
+PTX_DIR := $(TOP)/libcuda/ptx
+PTX_LIB := $(B)/libcuda/ptx/libptx.a
+PTX_LIBS := -lzstd -llz4 -lm
+PTX_SRCS := $(wildcard $(PTX_DIR)/*.c)
+PTX_OBJS := $(patsubst $(PTX_DIR)/%.c,$(B)/libcuda/ptx/%.o,$(PTX_SRCS))
+
+# Directed rounding modes (add.rz, cvt.rm, ...) switch the FPU rounding
+# mode around plain C arithmetic: those files must not let the compiler
+# fold or move floating-point operations across fesetround.
+PTX_FENV_CFLAGS := -frounding-math -fno-fast-math
+# Handlers loop over the 32 lanes of a warp: let -O2 vectorise them.
+PTX_VEC_CFLAGS := -fvect-cost-model=dynamic
+
+$(B)/libcuda/ptx/%.o: $(PTX_DIR)/%.c $(wildcard $(PTX_DIR)/*.h) | $(B)/libcuda/ptx/
+	$(CC) $(USER_CFLAGS) $(PTX_FENV_CFLAGS) $(PTX_VEC_CFLAGS) -c $< -o $@
+
+$(B)/libcuda/ptx/:
+	@mkdir -p $@
+
+$(PTX_LIB): $(PTX_OBJS)
+	@rm -f $@
+	ar rcs $@ $^
+
+.PHONY: ptx
+ptx: $(PTX_LIB)
+
+ALL_TARGETS += $(PTX_LIB)

@@ -1,0 +1,241 @@
+// SPDX-License-Identifier: MIT
+/*
+ * atom and red on global, shared and generic addresses: real atomic
+ * operations (several workers run CTAs of one launch at once), one lane
+ * at a time in lane order. Operations with no native instruction (float
+ * add, min/max, inc/dec) are compare-and-swap loops.
+ */
+#include "f16.h"
+#include "lanes.h"
+
+#include <math.h>
+
+enum atom_kind { AK_UINT, AK_SINT, AK_FLOAT, AK_F16X2, AK_BF16X2, AK_F16 };
+
+static uint64_t apply(unsigned op, unsigned kind, unsigned size, uint64_t old,
+		      uint64_t b)
+{
+	uint64_t mask = size == 8 ? ~0ull : (1ull << (size * 8)) - 1;
+	old &= mask;
+	b &= mask;
+	switch (op) {
+	case MOD_ADD:
+		if (kind == AK_FLOAT)
+			return size == 4 ? bits_f32(f32_of(old) + f32_of(b)) :
+					   bits_f64(f64_of(old) + f64_of(b));
+		if (kind == AK_F16 || kind == AK_F16X2 || kind == AK_BF16X2) {
+			uint64_t r = 0;
+			bool bf = kind == AK_BF16X2;
+			for (unsigned h = 0; h < size / 2; h++) {
+				uint16_t x = (uint16_t)(old >> 16 * h);
+				uint16_t y = (uint16_t)(b >> 16 * h);
+				double s = bf ? (double)bf16_to_f32(x) +
+							bf16_to_f32(y) :
+						(double)f16_to_f32(x) +
+							f16_to_f32(y);
+				uint64_t v = bf ? f64_to_bf16(s, RND_NEAREST) :
+						  f64_to_f16(s, RND_NEAREST);
+				r |= v << 16 * h;
+			}
+			return r;
+		}
+		return (old + b) & mask;
+	case MOD_MIN:
+	case MOD_MAX: {
+		bool less;
+		if (kind == AK_SINT)
+			less = size == 8 ? (int64_t)old < (int64_t)b :
+					   (int32_t)old < (int32_t)b;
+		else if (kind == AK_FLOAT)
+			less = size == 4 ? f32_of(old) < f32_of(b) :
+					   f64_of(old) < f64_of(b);
+		else
+			less = old < b;
+		return (op == MOD_MIN) == less ? old : b;
+	}
+	case MOD_INC:
+		return old >= b ? 0 : old + 1;
+	case MOD_DEC:
+		return old == 0 || old > b ? b : old - 1;
+	case MOD_AND:
+		return old & b;
+	case MOD_OR:
+		return old | b;
+	case MOD_XOR:
+		return old ^ b;
+	default:	/* exch */
+		return b;
+	}
+}
+
+/* A compare-and-swap loop around apply(): works for every operation. */
+static uint64_t atomic_rmw(uint8_t *p, unsigned size, unsigned op,
+			   unsigned kind, uint64_t b)
+{
+	if (size == 2) {
+		uint16_t old = __atomic_load_n((uint16_t *)p, __ATOMIC_RELAXED);
+		while (!__atomic_compare_exchange_n(
+			(uint16_t *)p, &old,
+			(uint16_t)apply(op, kind, 2, old, b), false,
+			__ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
+			;
+		return old;
+	}
+	if (size == 4) {
+		uint32_t old = __atomic_load_n((uint32_t *)p, __ATOMIC_RELAXED);
+		while (!__atomic_compare_exchange_n(
+			(uint32_t *)p, &old,
+			(uint32_t)apply(op, kind, 4, old, b), false,
+			__ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
+			;
+		return old;
+	}
+	uint64_t old = __atomic_load_n((uint64_t *)p, __ATOMIC_RELAXED);
+	while (!__atomic_compare_exchange_n((uint64_t *)p, &old,
+					    apply(op, kind, 8, old, b), false,
+					    __ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
+		;
+	return old;
+}
+
+/* Native fetch-and-op where there is one. */
+static uint64_t atomic_op(uint8_t *p, unsigned size, unsigned op,
+			  unsigned kind, uint64_t b, uint64_t c)
+{
+	if (op == MOD_CAS) {
+		if (size == 2) {
+			uint16_t e = (uint16_t)b;
+			__atomic_compare_exchange_n((uint16_t *)p, &e,
+						    (uint16_t)c, false,
+						    __ATOMIC_SEQ_CST,
+						    __ATOMIC_SEQ_CST);
+			return e;
+		}
+		if (size == 4) {
+			uint32_t e = (uint32_t)b;
+			__atomic_compare_exchange_n((uint32_t *)p, &e,
+						    (uint32_t)c, false,
+						    __ATOMIC_SEQ_CST,
+						    __ATOMIC_SEQ_CST);
+			return e;
+		}
+		uint64_t e = b;
+		__atomic_compare_exchange_n((uint64_t *)p, &e, c, false,
+					    __ATOMIC_SEQ_CST,
+					    __ATOMIC_SEQ_CST);
+		return e;
+	}
+	bool native = kind == AK_UINT || kind == AK_SINT;
+	if (native && size == 4) {
+		uint32_t *q = (uint32_t *)p, v = (uint32_t)b;
+		switch (op) {
+		case MOD_ADD: return __atomic_fetch_add(q, v, __ATOMIC_SEQ_CST);
+		case MOD_AND: return __atomic_fetch_and(q, v, __ATOMIC_SEQ_CST);
+		case MOD_OR: return __atomic_fetch_or(q, v, __ATOMIC_SEQ_CST);
+		case MOD_XOR: return __atomic_fetch_xor(q, v, __ATOMIC_SEQ_CST);
+		case MOD_EXCH: return __atomic_exchange_n(q, v, __ATOMIC_SEQ_CST);
+		}
+	} else if (native && size == 8) {
+		uint64_t *q = (uint64_t *)p;
+		switch (op) {
+		case MOD_ADD: return __atomic_fetch_add(q, b, __ATOMIC_SEQ_CST);
+		case MOD_AND: return __atomic_fetch_and(q, b, __ATOMIC_SEQ_CST);
+		case MOD_OR: return __atomic_fetch_or(q, b, __ATOMIC_SEQ_CST);
+		case MOD_XOR: return __atomic_fetch_xor(q, b, __ATOMIC_SEQ_CST);
+		case MOD_EXCH: return __atomic_exchange_n(q, b, __ATOMIC_SEQ_CST);
+		}
+	}
+	return atomic_rmw(p, size, op, kind, b);
+}
+
+static const struct xinsn *x_atom(struct warp *w, const struct xinsn *ip)
+{
+	uint32_t m = xmask(w, ip);
+	const uint64_t *pa = xr(w, ip->a), *pb = xr(w, ip->b);
+	const uint64_t *pc = ip->c ? xr(w, ip->c) : pb;
+	uint64_t *d = ip->d ? xr(w, ip->d) : NULL;
+	uint64_t off = (uint64_t)ip->imm + (ip->frame_rel ? w->local_base : 0);
+	FOR_LANES(m, l) {
+		uint8_t *p = mem_host(w, ip, (enum xspace)ip->space, l,
+				      pa[l] + off, ip->size, true);
+		if (!p)
+			return NULL;
+		uint64_t old = atomic_op(p, ip->size, ip->mode16, ip->mode,
+					 pb[l], pc[l]);
+		if (d)
+			d[l] = old;
+	}
+	return ip + 1;
+}
+
+static bool atom_kind(unsigned t, unsigned *kind)
+{
+	switch (ptx_type_kind(t)) {
+	case TK_BIT:
+	case TK_UINT:
+		*kind = AK_UINT;
+		return true;
+	case TK_SINT:
+		*kind = AK_SINT;
+		return true;
+	default:
+		break;
+	}
+	switch (t) {
+	case PTX_T_F32:
+	case PTX_T_F64:
+		*kind = AK_FLOAT;
+		return true;
+	case PTX_T_F16:
+		*kind = AK_F16;
+		return true;
+	case PTX_T_F16X2:
+		*kind = AK_F16X2;
+		return true;
+	case PTX_T_BF16X2:
+		*kind = AK_BF16X2;
+		return true;
+	default:
+		return false;
+	}
+}
+
+bool lower_atom(struct lower_ctx *c, const struct ir_insn *in)
+{
+	bool red = in->op == OP_RED;
+	unsigned t = in->ntypes ? in->types[0] : PTX_T_NONE, kind;
+	unsigned size = ptx_type_size(t);
+	unsigned nsrc = in->mode == MOD_CAS ? 2 : 1;
+	unsigned first = red ? 0 : 1;
+	if (!in->mode || !atom_kind(t, &kind) || size < 2 || size > 8 ||
+	    in->vec > 1)
+		return lower_unsupported(c, "operation or type");
+	if (in->nopnds != first + 1 + nsrc)
+		return lower_unsupported(c, "operand count");
+	xref d = 0, a, b, cc = 0;
+	int64_t off;
+	enum xspace sp;
+	bool frame_rel;
+	if ((!red && !ref_dst(c, &in->opnd[0], &d)) ||
+	    !ref_addr(c, &in->opnd[first], in->space, &a, &off, &sp,
+		      &frame_rel) ||
+	    !ref_src(c, &in->opnd[first + 1], t, &b) ||
+	    (nsrc > 1 && !ref_src(c, &in->opnd[first + 2], t, &cc)))
+		return false;
+	if (sp == XS_KPARAM)
+		return lower_unsupported(c, "state space");
+	struct xinsn *x = emit(c, x_atom);
+	if (!x)
+		return lower_nomem(c);
+	x->d = d;
+	x->a = a;
+	x->b = b;
+	x->c = cc;
+	x->imm = off;
+	x->frame_rel = frame_rel;
+	x->size = (uint8_t)size;
+	x->space = (uint8_t)sp;
+	x->mode = (uint8_t)kind;
+	x->mode16 = in->mode;
+	return true;
+}

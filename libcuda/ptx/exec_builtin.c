@@ -1,0 +1,280 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Builtin device functions: vprintf (formatted per thread, in lane
+ * order, to the print handler) and __assertfail (an assertion fault).
+ */
+#include "builtin.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+
+static void default_print(void *user, const char *text, size_t len)
+{
+	(void)user;
+	fwrite(text, 1, len, stdout);
+	fflush(stdout);
+}
+
+static ptx_print_fn print_fn = default_print;
+static void *print_user;
+static pthread_mutex_t print_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void ptx_set_print_handler(ptx_print_fn fn, void *user)
+{
+	pthread_mutex_lock(&print_lock);
+	print_fn = fn ? fn : default_print;
+	print_user = fn ? user : NULL;
+	pthread_mutex_unlock(&print_lock);
+}
+
+enum builtin { B_VPRINTF, B_ASSERTFAIL };
+
+struct builtin_call {
+	uint32_t nargs;
+	struct xcall_arg args[5];
+	bool has_ret;
+	struct xcall_arg ret;
+};
+
+static uint64_t arg_value(struct warp *w, const struct xcall_arg *a,
+			  uint32_t lane)
+{
+	if (a->reg)
+		return xr(w, a->reg)[lane];
+	uint64_t v = 0;
+	memcpy(&v, w->lane_local[lane] + w->local_base + a->mem,
+	       a->size < 8 ? a->size : 8);
+	return v;
+}
+
+static void set_ret(struct warp *w, const struct builtin_call *bc,
+		    uint32_t lane, uint64_t v)
+{
+	if (!bc->has_ret)
+		return;
+	if (bc->ret.reg)
+		xr(w, bc->ret.reg)[lane] = v;
+	else
+		memcpy(w->lane_local[lane] + w->local_base + bc->ret.mem, &v,
+		       bc->ret.size < 8 ? bc->ret.size : 8);
+}
+
+/* ---- vprintf ---- */
+
+struct fmt_out {
+	char buf[4096];
+	size_t len;
+};
+
+static void out_append(struct fmt_out *o, const char *s, size_t n)
+{
+	if (n > sizeof(o->buf) - 1 - o->len)
+		n = sizeof(o->buf) - 1 - o->len;
+	memcpy(o->buf + o->len, s, n);
+	o->len += n;
+}
+
+static uint64_t next_arg(const uint8_t *args, size_t *off, unsigned size)
+{
+	uint64_t v = 0;
+	if (!args)
+		return 0;
+	*off = (*off + size - 1) / size * size;
+	memcpy(&v, args + *off, size);
+	*off += size;
+	return v;
+}
+
+/* One conversion: @spec is "%...c", NUL-terminated. */
+static void format_one(struct fmt_out *o, const char *spec, size_t slen,
+		       const uint8_t *args, size_t *off)
+{
+	char conv = spec[slen - 1], tmp[512];
+	bool wide = strchr(spec, 'l') || strchr(spec, 'z') ||
+		    strchr(spec, 'j') || strchr(spec, 't');
+	int n = 0;
+	switch (conv) {
+	case 'd': case 'i':
+		if (wide)
+			n = snprintf(tmp, sizeof(tmp), spec,
+				     (long long)next_arg(args, off, 8));
+		else
+			n = snprintf(tmp, sizeof(tmp), spec,
+				     (int)next_arg(args, off, 4));
+		break;
+	case 'u': case 'o': case 'x': case 'X': case 'c':
+		if (wide)
+			n = snprintf(tmp, sizeof(tmp), spec,
+				     (unsigned long long)next_arg(args, off, 8));
+		else
+			n = snprintf(tmp, sizeof(tmp), spec,
+				     (unsigned)next_arg(args, off, 4));
+		break;
+	case 'f': case 'F': case 'e': case 'E': case 'g': case 'G':
+	case 'a': case 'A':
+		n = snprintf(tmp, sizeof(tmp), spec,
+			     f64_of(next_arg(args, off, 8)));
+		break;
+	case 's': {
+		const char *s = (const char *)(uintptr_t)next_arg(args, off, 8);
+		n = snprintf(tmp, sizeof(tmp), spec, s ? s : "(null)");
+		break;
+	}
+	case 'p':
+		n = snprintf(tmp, sizeof(tmp), spec,
+			     (void *)(uintptr_t)next_arg(args, off, 8));
+		break;
+	default:
+		n = snprintf(tmp, sizeof(tmp), "%s", spec);
+	}
+	if (n > 0)
+		out_append(o, tmp, (size_t)n < sizeof(tmp) ? (size_t)n :
+							     sizeof(tmp) - 1);
+}
+
+/* Formats like CUDA's device printf: arguments packed, each aligned to
+ * its size, floats already promoted to double. */
+static void format_printf(struct fmt_out *o, const char *fmt,
+			  const uint8_t *args)
+{
+	size_t off = 0;
+	while (*fmt) {
+		const char *pct = strchr(fmt, '%');
+		if (!pct) {
+			out_append(o, fmt, strlen(fmt));
+			return;
+		}
+		out_append(o, fmt, (size_t)(pct - fmt));
+		if (pct[1] == '%') {
+			out_append(o, "%", 1);
+			fmt = pct + 2;
+			continue;
+		}
+		size_t n = 1 + strspn(pct + 1, "-+ #0123456789.hlLzjt");
+		if (!pct[n]) {
+			out_append(o, pct, n);
+			return;
+		}
+		char spec[64];
+		n = n + 1 < sizeof(spec) ? n + 1 : sizeof(spec) - 1;
+		memcpy(spec, pct, n);
+		spec[n] = 0;
+		format_one(o, spec, n, args, &off);
+		fmt = pct + n;
+	}
+}
+
+static const struct xinsn *x_vprintf(struct warp *w, const struct xinsn *ip)
+{
+	uint32_t m = xmask(w, ip);
+	const struct builtin_call *bc = ip->aux;
+	FOR_LANES(m, l) {
+		const char *fmt = (const char *)(uintptr_t)arg_value(
+			w, &bc->args[0], l);
+		const uint8_t *args = bc->nargs > 1 ?
+			(const uint8_t *)(uintptr_t)arg_value(w, &bc->args[1],
+							      l) : NULL;
+		if (!fmt || !mem_host(w, ip, XS_GLOBAL, l, (uintptr_t)fmt, 1,
+				      false))
+			return NULL;
+		struct fmt_out o;
+		o.len = 0;
+		format_printf(&o, fmt, args);
+		pthread_mutex_lock(&print_lock);
+		print_fn(print_user, o.buf, o.len);
+		pthread_mutex_unlock(&print_lock);
+		set_ret(w, bc, l, o.len);
+	}
+	return ip + 1;
+}
+
+static const struct xinsn *x_assertfail(struct warp *w,
+					const struct xinsn *ip)
+{
+	uint32_t m = xmask(w, ip);
+	if (!m)
+		return ip + 1;
+	const struct builtin_call *bc = ip->aux;
+	uint32_t l = (uint32_t)__builtin_ctz(m);
+	const char *s[4] = { "?", "?", "", "?" };
+	for (int i = 0; i < 4; i++) {
+		if (i == 2 || (uint32_t)i >= bc->nargs)
+			continue;
+		const char *p = (const char *)(uintptr_t)arg_value(
+			w, &bc->args[i], l);
+		if (p && mem_host(w, ip, XS_GLOBAL, l, (uintptr_t)p, 1, false))
+			s[i] = p;
+		if (w->cta->faulted)
+			return NULL;
+	}
+	unsigned line = bc->nargs > 2 ? (unsigned)arg_value(w, &bc->args[2], l) :
+					0;
+	return xfault(w, NULL, PTX_FAULT_ASSERT, l, 0,
+		      "%.60s:%u: %.60s: Assertion `%.80s` failed.", s[1], line,
+		      s[3], s[0]);
+}
+
+/* ---- lowering ---- */
+
+static bool builtin_arg(struct lower_ctx *c, const struct ir_operand *o,
+			struct xcall_arg *a)
+{
+	const struct ir_sym *s = o->kind == OPND_SYM ? o->sym->def : NULL;
+	if (s && s->kind == SYM_VAR && s->space == SPACE_PARAM) {
+		a->mem = (uint32_t)s->location;
+		a->size = (uint32_t)s->size;
+		return true;
+	}
+	a->size = 8;
+	return ref_src(c, o, PTX_T_B64, &a->reg);
+}
+
+static bool is_device_runtime(const char *name)
+{
+	static const char *const names[] = {
+		"__cudaCDP", "cudaGraph", "cudaGetParameterBuffer",
+		"cudaLaunchDevice", "cudaDeviceSynchronize", "cudaGetLastError",
+		"cudaPeekAtLastError", "cudaStream", "cudaEvent", "cudaMalloc",
+		"cudaFree", "cudaDeviceGet", "cudaFuncGetAttributes",
+		"cudaOccupancy", "malloc", "free", "__nv_",
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
+		if (!strncmp(name, names[i], strlen(names[i])))
+			return true;
+	return false;
+}
+
+bool lower_builtin_call(struct lower_ctx *c, const struct ir_insn *in,
+			const struct ir_sym *fn, const struct ir_operand *rets,
+			const struct ir_operand *args)
+{
+	(void)in;
+	xhandler h = !strcmp(fn->name, "vprintf")      ? x_vprintf :
+		     !strcmp(fn->name, "__assertfail") ? x_assertfail :
+							 NULL;
+	if (!h && is_device_runtime(fn->name))
+		return lower_unsupported(c, "device runtime function");
+	if (!h) {
+		msg_printf(c->log, "%s:%u:%u: unresolved function '%s'",
+			   c->m->name, c->in->line, c->in->col, fn->name);
+		c->status = PTX_ERR_LINK;
+		return false;
+	}
+	struct builtin_call *bc = arena_alloc(&c->prog->arena, sizeof(*bc));
+	struct xinsn *x = bc ? emit(c, h) : NULL;
+	if (!x)
+		return lower_nomem(c);
+	x->aux = bc;
+	bc->nargs = args ? args->reg2 : 0;
+	if (bc->nargs > ARRAY_SIZE(bc->args))
+		return lower_unsupported(c, "too many arguments");
+	for (uint32_t i = 0; i < bc->nargs; i++)
+		if (!builtin_arg(c, &ir_vec_elems(c->f, args)[i], &bc->args[i]))
+			return false;
+	if (rets && rets->reg2) {
+		bc->has_ret = true;
+		return builtin_arg(c, &ir_vec_elems(c->f, rets)[0], &bc->ret);
+	}
+	return true;
+}

@@ -1,0 +1,263 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The program API of ptx.h: build (parse, CFG, link, lower every kernel),
+ * place variables, look up kernels and variables, destroy.
+ */
+#include "exec.h"
+#include "layout.h"
+#include "link.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void ptx_program_destroy(struct ptx_program *prog)
+{
+	if (!prog)
+		return;
+	for (uint32_t i = 0; i < prog->nmodules; i++)
+		ir_module_free(prog->modules[i]);
+	free(prog->modules);
+	free(prog->funcs);
+	free(prog->vars);
+	free(prog->addr_taken);
+	free(prog->sreg_slots);
+	strmap_free(&prog->globals);
+	strmap_free(&prog->const_map);
+	vec_free(&prog->fixups);
+	const_pool_free(prog);
+	arena_release(&prog->arena);
+	free(prog);
+}
+
+static int parse_sources(struct ptx_program *prog,
+			 const struct ptx_source *sources, size_t count,
+			 struct msgbuf *log)
+{
+	prog->modules = calloc(count ? count : 1, sizeof(*prog->modules));
+	if (!prog->modules)
+		return PTX_ERR_NO_MEMORY;
+	for (size_t i = 0; i < count; i++) {
+		const struct ptx_source *s = &sources[i];
+		if (!s->text)
+			return PTX_ERR_INVALID;
+		size_t len = s->len ? s->len : strlen(s->text);
+		int st;
+		struct ir_module *m = ir_parse(s->text, len, s->name, &st,
+					       log->buf, log->cap);
+		if (!m)
+			return st;
+		prog->modules[prog->nmodules++] = m;
+		if (!ir_build_cfg(m, log))
+			return PTX_ERR_NO_MEMORY;
+	}
+	return PTX_OK;
+}
+
+/* ---- functions used as values (indirect call targets) ---- */
+
+static void mark_operand(struct ptx_program *prog, const struct ir_func *f,
+			 const struct ir_operand *o)
+{
+	if (o->kind == OPND_SYM && o->sym->def &&
+	    o->sym->def->kind == SYM_FUNC && o->sym->def->def == o->sym->def &&
+	    o->sym->def->func->has_body)
+		prog->addr_taken[o->sym->def->id] = true;
+	if (o->kind == OPND_VEC || o->kind == OPND_LIST)
+		for (uint32_t i = 0; i < o->reg2; i++)
+			mark_operand(prog, f, &ir_vec_elems(f, o)[i]);
+}
+
+static void mark_function(struct ptx_program *prog, const struct ir_func *f)
+{
+	for (uint32_t i = 0; i < f->ninsns; i++) {
+		const struct ir_insn *in = &f->insns[i];
+		uint32_t k = 0;
+		if (in->op == OP_CALL) {	/* skip the direct callee */
+			k = in->nopnds && in->opnd[0].kind == OPND_LIST ? 2 : 1;
+			for (uint32_t a = k; a < in->nopnds; a++)
+				mark_operand(prog, f, &in->opnd[a]);
+			continue;
+		}
+		for (; k < in->nopnds; k++)
+			mark_operand(prog, f, &in->opnd[k]);
+	}
+}
+
+static int mark_address_taken(struct ptx_program *prog)
+{
+	prog->addr_taken = calloc(prog->nfuncs + 1, sizeof(bool));
+	if (!prog->addr_taken)
+		return PTX_ERR_NO_MEMORY;
+	for (uint32_t i = 0; i < prog->nfuncs; i++)
+		mark_function(prog, prog->funcs[i]->func);
+	for (uint32_t i = 0; i < prog->nvars; i++)
+		for (uint32_t r = 0; r < prog->vars[i]->nrelocs; r++) {
+			struct ir_sym *t = prog->vars[i]->relocs[r].target->def;
+			if (t && t->kind == SYM_FUNC && t->func->has_body)
+				prog->addr_taken[t->id] = true;
+		}
+	return PTX_OK;
+}
+
+static int lower_kernels(struct ptx_program *prog, struct msgbuf *log)
+{
+	for (uint32_t i = 0; i < prog->nfuncs; i++) {
+		struct ir_sym *s = prog->funcs[i];
+		if (!s->func->is_entry)
+			continue;
+		int st = PTX_OK;
+		struct ptx_kernel *k = lower_kernel(prog, s, log, &st);
+		if (!k)
+			return st ? st : PTX_ERR_NO_MEMORY;
+		k->next = prog->kernels;
+		prog->kernels = k;
+	}
+	return PTX_OK;
+}
+
+enum ptx_status ptx_program_build(const struct ptx_source *sources,
+				  size_t count, struct ptx_program **out,
+				  char *log, size_t log_len)
+{
+	struct msgbuf m = { log, log_len, 0 };
+	if (log && log_len)
+		log[0] = 0;
+	*out = NULL;
+	if (!sources || !count) {
+		msg_printf(&m, "no PTX sources");
+		return PTX_ERR_INVALID;
+	}
+	struct ptx_program *prog = calloc(1, sizeof(*prog));
+	if (!prog)
+		return PTX_ERR_NO_MEMORY;
+	int st = parse_sources(prog, sources, count, &m);
+	if (st == PTX_OK) {
+		m.len = strnlen(m.buf ? m.buf : "", m.cap);
+		st = ptx_link(prog, &m);
+	}
+	if (st == PTX_OK)
+		st = mark_address_taken(prog);
+	if (st == PTX_OK)
+		st = lower_kernels(prog, &m);
+	if (st != PTX_OK) {
+		if (st == PTX_ERR_NO_MEMORY && log && log_len && !log[0])
+			msg_printf(&m, "out of memory");
+		ptx_program_destroy(prog);
+		return (enum ptx_status)st;
+	}
+	*out = prog;
+	return PTX_OK;
+}
+
+/* ---- variables ---- */
+
+static int place_one(struct ir_sym *v, ptx_alloc_fn alloc, void *user,
+		     struct msgbuf *log)
+{
+	uint64_t size = v->size ? v->size : 1;
+	enum ptx_var_space sp = v->space == SPACE_CONST ? PTX_VAR_CONST :
+							  PTX_VAR_GLOBAL;
+	void *p = alloc(user, size, v->align ? v->align : 1, sp);
+	if (!p) {
+		msg_printf(log, "cannot allocate %llu bytes for '%s'",
+			   (unsigned long long)size, v->name);
+		return PTX_ERR_NO_MEMORY;
+	}
+	v->location = (uintptr_t)p;
+	if (v->init)
+		memcpy(p, v->init, v->size);
+	return PTX_OK;
+}
+
+static int apply_relocs(struct ir_sym *v, struct msgbuf *log)
+{
+	for (uint32_t r = 0; r < v->nrelocs; r++) {
+		const struct ir_reloc *rl = &v->relocs[r];
+		struct ir_sym *t = rl->target->def;
+		if (!t) {
+			msg_printf(log, "'%s' refers to unresolved '%s'",
+				   v->name, rl->target->name);
+			return PTX_ERR_LINK;
+		}
+		uint64_t value = t->kind == SYM_FUNC ? func_address(t) :
+						       t->location;
+		value += (uint64_t)rl->addend;
+		memcpy((uint8_t *)(uintptr_t)v->location + rl->offset, &value,
+		       rl->size);
+	}
+	return PTX_OK;
+}
+
+enum ptx_status ptx_program_place_variables(struct ptx_program *prog,
+					    ptx_alloc_fn alloc, void *user,
+					    char *log, size_t log_len)
+{
+	struct msgbuf m = { log, log_len, 0 };
+	if (log && log_len)
+		log[0] = 0;
+	if (!prog || !alloc || prog->placed)
+		return PTX_ERR_INVALID;
+	for (uint32_t i = 0; i < prog->nvars; i++) {
+		int st = place_one(prog->vars[i], alloc, user, &m);
+		if (st != PTX_OK)
+			return (enum ptx_status)st;
+	}
+	for (uint32_t i = 0; i < prog->nvars; i++) {
+		int st = apply_relocs(prog->vars[i], &m);
+		if (st != PTX_OK)
+			return (enum ptx_status)st;
+	}
+	for (size_t i = 0; i < prog->fixups.len; i++) {
+		const struct reloc_fixup *f =
+			&VEC_AT(prog->fixups, struct reloc_fixup, i);
+		uint64_t v = f->sym->location + (uint64_t)f->addend;
+		for (int l = 0; l < WARP_SIZE; l++)
+			f->lanes[l] = v;
+	}
+	prog->placed = true;
+	return PTX_OK;
+}
+
+static struct ir_sym *find_var(const struct ptx_program *prog,
+			       const char *name)
+{
+	struct ir_sym *s = strmap_get(&prog->globals, name, strlen(name));
+	if (s && s->kind == SYM_VAR)
+		return s->def;
+	for (uint32_t i = 0; i < prog->nvars; i++)
+		if (!strcmp(prog->vars[i]->name, name))
+			return prog->vars[i];
+	return NULL;
+}
+
+bool ptx_program_variable(const struct ptx_program *prog, const char *name,
+			  uint64_t *addr, size_t *size)
+{
+	if (!prog || !name || !prog->placed)
+		return false;
+	struct ir_sym *s = find_var(prog, name);
+	if (!s || s->def != s)
+		return false;
+	if (addr)
+		*addr = s->location;
+	if (size)
+		*size = s->size;
+	return true;
+}
+
+const struct ptx_kernel *ptx_program_kernel(const struct ptx_program *prog,
+					    const char *name)
+{
+	if (!prog || !name)
+		return NULL;
+	for (const struct ptx_kernel *k = prog->kernels; k; k = k->next)
+		if (!strcmp(k->sym->name, name))
+			return k;
+	return NULL;
+}
+
+void ptx_kernel_get_info(const struct ptx_kernel *kernel,
+			 struct ptx_kernel_info *info)
+{
+	*info = kernel->info;
+}

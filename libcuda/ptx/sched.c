@@ -1,0 +1,355 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Running CTAs: per-thread workers, CTA and warp set-up, the warp
+ * scheduler (run a warp until it stops; switch at barriers, exits and
+ * yields), CTA barriers, and faults.
+ */
+#include "exec.h"
+#include "layout.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+struct ptx_worker *ptx_worker_create(void)
+{
+	return calloc(1, sizeof(struct ptx_worker));
+}
+
+void ptx_worker_destroy(struct ptx_worker *wk)
+{
+	if (!wk)
+		return;
+	for (uint32_t i = 0; i < wk->warp_cap; i++) {
+		free(wk->warps[i].stack);
+		free(wk->warps[i].regs);
+	}
+	free(wk->warps);
+	free(wk->shared);
+	free(wk->local);
+	free(wk->sregs);
+	free(wk);
+}
+
+/* ---- faults ---- */
+
+static void thread_of(const struct warp *w, uint32_t lane, uint32_t out[3])
+{
+	const uint32_t *b = w->cta->launch->block;
+	uint32_t t = w->index * WARP_SIZE + lane;
+	out[0] = t % b[0];
+	out[1] = t / b[0] % b[1];
+	out[2] = t / (b[0] * b[1]);
+}
+
+const struct xinsn *xfault(struct warp *w, const struct xinsn *ip,
+			   enum ptx_fault_kind kind, uint32_t lane,
+			   uint64_t addr, const char *fmt, ...)
+{
+	struct cta *cta = w->cta;
+	w->state = WARP_FAULTED;
+	if (cta->faulted)
+		return NULL;
+	cta->faulted = true;
+	struct ptx_fault *f = cta->fault;
+	f->kind = kind;
+	f->addr = addr;
+	memcpy(f->cta, cta->ctaid, sizeof(f->cta));
+	thread_of(w, lane, f->thread);
+	struct msgbuf m = { f->message, sizeof(f->message), 0 };
+	va_list ap;
+	va_start(ap, fmt);
+	msg_vprintf(&m, fmt, ap);
+	va_end(ap);
+	if (ip && ip->src && ip->func) {
+		const struct ir_sym *fn = ip->func->ir->sym;
+		msg_printf(&m, " (%s:%u, in %s)", fn->module->name,
+			   ip->src->line, fn->name);
+	}
+	return NULL;
+}
+
+/* ---- barriers ---- */
+
+static uint32_t barrier_expected(const struct cta *cta, const struct barrier *b)
+{
+	return b->expected ? b->expected : cta->live_warps * WARP_SIZE;
+}
+
+static void barrier_release(struct cta *cta, uint32_t id)
+{
+	struct barrier *b = &cta->bars[id];
+	for (uint32_t i = 0; i < cta->nwarps; i++) {
+		struct warp *w = &cta->warps[i];
+		if (w->state != WARP_AT_BARRIER || w->bar_id != id)
+			continue;
+		w->state = WARP_RUNNABLE;
+		if (!w->bar_dst)
+			continue;
+		uint64_t *d = xr(w, w->bar_dst);
+		if (w->bar_redop == 0) {
+			for (int l = 0; l < WARP_SIZE; l++)
+				d[l] = b->red_popc;
+		} else {
+			uint32_t v = w->bar_redop == 1 ? b->red_and : b->red_or;
+			*(uint32_t *)d = v ? FULL_MASK : 0;
+		}
+	}
+	*b = (struct barrier){ .red_and = 1 };
+}
+
+static bool barrier_check(struct cta *cta, uint32_t id)
+{
+	struct barrier *b = &cta->bars[id];
+	if (!b->arrived || b->arrived < barrier_expected(cta, b))
+		return false;
+	barrier_release(cta, id);
+	return true;
+}
+
+bool barrier_arrive(struct warp *w, uint32_t id, uint32_t threads, bool wait)
+{
+	struct cta *cta = w->cta;
+	struct barrier *b = &cta->bars[id];
+	if (threads)
+		b->expected = threads;
+	b->arrived += WARP_SIZE;
+	if (wait) {
+		w->state = WARP_AT_BARRIER;
+		w->bar_id = id;
+	}
+	barrier_check(cta, id);
+	return w->state == WARP_AT_BARRIER;
+}
+
+void warp_finish(struct warp *w)
+{
+	struct cta *cta = w->cta;
+	w->state = WARP_DONE;
+	w->live = 0;
+	cta->live_warps--;
+	for (uint32_t id = 0; id < MAX_BARRIERS; id++)
+		barrier_check(cta, id);
+}
+
+/* ---- set-up ---- */
+
+static bool grow(void **p, uint64_t *cap, uint64_t need)
+{
+	if (need <= *cap)
+		return true;
+	uint64_t n = need < 4096 ? 4096 : need;
+	void *q = aligned_alloc(64, ALIGN_UP(n, 64));
+	if (!q)
+		return false;
+	free(*p);
+	*p = q;
+	*cap = n;
+	return true;
+}
+
+static bool reserve_warps(struct ptx_worker *wk, uint32_t n)
+{
+	if (n <= wk->warp_cap)
+		return true;
+	struct warp *w = realloc(wk->warps, n * sizeof(*w));
+	if (!w)
+		return false;
+	memset(w + wk->warp_cap, 0, (n - wk->warp_cap) * sizeof(*w));
+	wk->warps = w;
+	wk->warp_cap = n;
+	return true;
+}
+
+bool warp_grow_regs(struct warp *w, uint64_t need)
+{
+	if (need <= w->regs_cap)
+		return true;
+	uint64_t cap = w->regs_cap * 2 > need ? w->regs_cap * 2 : need;
+	uint8_t *r = aligned_alloc(64, ALIGN_UP(cap, 64));
+	if (!r)
+		return false;
+	if (w->regs)
+		memcpy(r, w->regs, w->regs_cap);
+	free(w->regs);
+	w->regs = r;
+	w->regs_cap = ALIGN_UP(cap, 64);
+	w->base[SEL_FRAME] = (uintptr_t)(w->regs + w->frame);
+	return true;
+}
+
+static bool reserve(struct ptx_worker *wk, const struct cta *cta,
+		    uint32_t nslots)
+{
+	const struct ptx_kernel *k = cta->kernel;
+	uint64_t sregs = (uint64_t)nslots * LANE_BYTES * cta->nwarps;
+	if (!reserve_warps(wk, cta->nwarps) ||
+	    !grow((void **)&wk->shared, &wk->shared_cap, cta->shared_size) ||
+	    !grow((void **)&wk->local, &wk->local_cap, cta->local_size) ||
+	    !grow((void **)&wk->sregs, &wk->sregs_cap, sregs))
+		return false;
+	for (uint32_t i = 0; i < cta->nwarps; i++) {
+		struct warp *w = &wk->warps[i];
+		w->frame = 0;
+		if (!warp_grow_regs(w, k->regs_stride))
+			return false;
+		if (!w->stack_cap) {
+			struct stack_entry e = { 0 };
+			if (!warp_push(w, &e))
+				return false;
+		}
+	}
+	return true;
+}
+
+static void init_warp(struct cta *cta, struct warp *w, uint32_t index)
+{
+	const struct ptx_kernel *k = cta->kernel;
+	uint32_t first = index * WARP_SIZE;
+	uint32_t n = cta->nthreads - first;
+	w->cta = cta;
+	w->index = index;
+	w->live = n >= WARP_SIZE ? FULL_MASK : (1u << n) - 1;
+	w->active = w->live;
+	w->state = WARP_RUNNABLE;
+	w->budget = BRANCH_BUDGET;
+	w->depth = 0;
+	w->calls = 0;
+	struct stack_entry base = { .mask = w->live, .kind = ENTRY_NORMAL };
+	warp_push(w, &base);	/* capacity reserved */
+	w->frame = 0;
+	w->local_base = 0;
+	w->func = k->entry;
+	w->ip = k->entry->code;
+	w->base[SEL_FRAME] = (uintptr_t)w->regs;
+	w->base[SEL_SREG] = (uintptr_t)w->sregs;
+	w->base[SEL_ABS] = 0;
+	w->base[3] = 0;
+	memset(w->regs, 0, k->entry->frame_size);
+	for (uint32_t l = 0; l < WARP_SIZE; l++)
+		w->lane_local[l] = cta->local + (first + l) * k->local_stride;
+	w->bar_dst = 0;
+	sreg_fill(w);
+}
+
+static bool check_launch(const struct ptx_launch *l, struct ptx_fault *f)
+{
+	const char *why = NULL;
+	uint64_t threads = (uint64_t)l->block[0] * l->block[1] * l->block[2];
+	if (!l->kernel)
+		why = "no kernel";
+	else if (!threads || threads > 1024)
+		why = "bad block size";
+	else if (!l->grid[0] || !l->grid[1] || !l->grid[2])
+		why = "bad grid size";
+	else if (l->kernel->info.param_size && !l->params)
+		why = "missing parameters";
+	if (!why)
+		return true;
+	memset(f, 0, sizeof(*f));
+	f->kind = PTX_FAULT_ILLEGAL_INSTRUCTION;
+	snprintf(f->message, sizeof(f->message), "invalid launch: %s", why);
+	return false;
+}
+
+static void cta_coords(const struct ptx_launch *l, uint64_t linear,
+		       uint32_t out[3])
+{
+	out[0] = (uint32_t)(linear % l->grid[0]);
+	out[1] = (uint32_t)(linear / l->grid[0] % l->grid[1]);
+	out[2] = (uint32_t)(linear / ((uint64_t)l->grid[0] * l->grid[1]));
+}
+
+/* ---- the scheduler ---- */
+
+static void run_warp(struct warp *w)
+{
+	const struct xinsn *ip = w->ip;
+	while ((ip = ip->fn(w, ip)))
+		;
+}
+
+static bool run_cta(struct cta *cta)
+{
+	for (;;) {
+		bool ran = false;
+		for (uint32_t i = 0; i < cta->nwarps; i++) {
+			struct warp *w = &cta->warps[i];
+			if (w->state != WARP_RUNNABLE)
+				continue;
+			run_warp(w);
+			ran = true;
+			if (cta->faulted)
+				return false;
+		}
+		if (!cta->live_warps)
+			return true;
+		if (!ran)
+			break;
+	}
+	struct warp *w = NULL;
+	for (uint32_t i = 0; i < cta->nwarps && !w; i++)
+		if (cta->warps[i].state == WARP_AT_BARRIER)
+			w = &cta->warps[i];
+	xfault(w ? w : &cta->warps[0], w ? w->ip : NULL,
+	       PTX_FAULT_ILLEGAL_INSTRUCTION, 0, 0,
+	       "barrier %u never completes: %u of %u threads arrived",
+	       w ? w->bar_id : 0, w ? cta->bars[w->bar_id].arrived : 0,
+	       w ? barrier_expected(cta, &cta->bars[w->bar_id]) : 0);
+	return false;
+}
+
+static void start_cta(struct cta *cta, uint64_t linear)
+{
+	cta_coords(cta->launch, linear, cta->ctaid);
+	cta->faulted = false;
+	cta->live_warps = cta->nwarps;
+	for (uint32_t i = 0; i < MAX_BARRIERS; i++)
+		cta->bars[i] = (struct barrier){ .red_and = 1 };
+	if (cta->shared_size)
+		memset(cta->shared, 0, cta->shared_size);
+	for (uint32_t i = 0; i < cta->nwarps; i++)
+		init_warp(cta, &cta->warps[i], i);
+}
+
+bool ptx_run_ctas(struct ptx_worker *wk, const struct ptx_launch *launch,
+		  uint64_t first, uint64_t count, struct ptx_fault *fault)
+{
+	if (!check_launch(launch, fault))
+		return false;
+	const struct ptx_kernel *k = launch->kernel;
+	struct cta *cta = &wk->cta;
+	memset(cta, 0, sizeof(*cta));
+	cta->launch = launch;
+	cta->kernel = k;
+	cta->worker = wk;
+	cta->fault = fault;
+	cta->nthreads = launch->block[0] * launch->block[1] * launch->block[2];
+	cta->nwarps = (cta->nthreads + WARP_SIZE - 1) / WARP_SIZE;
+	cta->shared_size = launch->dynamic_shared_size ?
+				   k->dyn_shared_offset +
+					   (uint64_t)launch->dynamic_shared_size :
+				   k->info.static_shared_size;
+	cta->local_size = (uint64_t)cta->nwarps * WARP_SIZE * k->local_stride;
+	if (!reserve(wk, cta, k->prog->nsreg_slots)) {
+		memset(fault, 0, sizeof(*fault));
+		fault->kind = PTX_FAULT_ILLEGAL_INSTRUCTION;
+		snprintf(fault->message, sizeof(fault->message),
+			 "out of memory for %u warps", cta->nwarps);
+		return false;
+	}
+	cta->warps = wk->warps;
+	cta->shared = wk->shared;
+	cta->local = wk->local;
+	for (uint32_t i = 0; i < cta->nwarps; i++)
+		wk->warps[i].sregs = wk->sregs + (uint64_t)i *
+							 k->prog->nsreg_slots *
+							 LANE_BYTES;
+	memset(fault, 0, sizeof(*fault));
+	for (uint64_t i = first; i < first + count; i++) {
+		start_cta(cta, i);
+		if (!run_cta(cta))
+			return false;
+	}
+	return true;
+}

@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Helpers shared by the unit tests: the corpus (build/tests/ptx), building
+ * programs, tracked host memory, launches, and result checks whose
+ * expected values may come from data files (tests/ptx/expected/) measured
+ * on a real GPU instead of from the C references.
+ */
+#ifndef TESTS_UNIT_HARNESS_H
+#define TESTS_UNIT_HARNESS_H
+
+#include "ptx.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Whole file, NUL-terminated (malloc'ed), or NULL. */
+uint8_t *read_file(const char *path, size_t *len);
+/* A corpus file: CORPUS_DIR (or $PTX_CORPUS) / @name. */
+uint8_t *corpus_file(const char *name, size_t *len);
+/* Names in the corpus ending in @suffix, sorted; free with free_names. */
+char **corpus_list(const char *suffix, size_t *n);
+void free_names(char **names, size_t n);
+
+/* An ELF file's section by name (points into @img). */
+const uint8_t *elf_section(const uint8_t *img, size_t len, const char *name,
+			   size_t *size);
+
+/* Host memory that launches with ranges may access; freed by
+ * test_free_all. Zeroed, 256-byte aligned. */
+void *test_alloc(size_t size);
+void test_free_all(void);
+
+/* Builds PTX texts into a program and places its variables. */
+enum ptx_status build_texts(const char *const *texts, const char *const *names,
+			    size_t n, struct ptx_program **out, char *log,
+			    size_t log_len);
+/* The same for corpus files. */
+enum ptx_status build_corpus(const char *const *files, size_t n,
+			     struct ptx_program **out, char *log,
+			     size_t log_len);
+
+struct launch_cfg {
+	uint32_t grid[3], block[3];
+	uint32_t shared;	/* dynamic shared bytes */
+	unsigned threads;	/* worker threads; 0 or 1: this one */
+	bool unchecked;		/* no ranges (default: test_alloc ranges) */
+};
+
+/*
+ * Runs @kernel with arguments @args (pointers to each value, as
+ * cuLaunchKernel takes them). False with @fault filled when it faulted.
+ */
+bool run(struct ptx_program *p, const char *kernel,
+	 const struct launch_cfg *cfg, const void *const *args,
+	 struct ptx_fault *fault);
+/* run() that reports a fault as a test diagnostic. */
+bool run_ok(struct ptx_program *p, const char *kernel,
+	    const struct launch_cfg *cfg, const void *const *args);
+
+/*
+ * Compares @got with the expected bytes: tests/ptx/expected/@name.bin
+ * when it exists (ground truth from a GPU), else @ref. With
+ * $PTX_WRITE_RESULTS set, also writes @got there as @name.bin. Prints a
+ * diagnostic for the first differences; @elem (4 or 8) is how to show
+ * them.
+ */
+bool expect_bytes(const char *name, const void *got, const void *ref,
+		  size_t bytes, unsigned elem);
+
+#endif

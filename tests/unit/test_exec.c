@@ -1,0 +1,1024 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Interpreter: corpus kernels run on host memory and compared with C
+ * references (bit-exact for integers and correctly rounded floats, with
+ * a tolerance for approximate functions), or with ground truth files in
+ * tests/ptx/expected/ where they exist. Also faults, printf, atomics from
+ * several worker threads, and throughput on arithmetic loops.
+ */
+#include "harness.h"
+#include "ref_ops.h"
+#include "tap.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define N_ELEMS 64
+
+static struct ptx_program *program(const char *file)
+{
+	char log[1024];
+	struct ptx_program *p = NULL;
+	const char *files[] = { file };
+	if (build_corpus(files, 1, &p, log, sizeof(log)) != PTX_OK)
+		tap_diag("%s: %s", file, log);
+	return p;
+}
+
+/* ---- inputs ---- */
+
+static const uint32_t special32[] = {
+	0, 1, 2, 3, 5, 7, 31, 32, 33, 63, 64, 100, 0x7fffffff, 0x80000000,
+	0xffffffff, 0xfffffffe, 0x12345678, 0x87654321, 0xdeadbeef,
+	0x80000001, 0xffffff9c, 0x00ff00ff, 0xf0f0f0f0, 65535, 65536,
+	0x00800000, 0xff800000, 0x00ffffff, 0x7f7f7f7f, 0x8080, 17, 255,
+};
+
+static uint32_t rng_state = 12345;
+
+static uint32_t rnd(void)
+{
+	uint32_t x = rng_state;
+	x ^= x << 13;
+	x ^= x >> 17;
+	x ^= x << 5;
+	return rng_state = x;
+}
+
+static void fill_ints(uint32_t *a, uint32_t *b, uint32_t *c, unsigned n)
+{
+	unsigned ns = sizeof(special32) / sizeof(special32[0]);
+	for (unsigned i = 0; i < n; i++) {
+		a[i] = i < ns ? special32[i] : rnd();
+		b[i] = i % 3 == 0 ? special32[(i * 7 + 3) % ns] : rnd();
+		c[i] = i % 2 ? rnd() % 72 : rnd();
+	}
+	b[5] = 0;		/* division by zero */
+	a[6] = 0x80000000u;	/* INT_MIN / -1 */
+	b[6] = 0xffffffffu;
+}
+
+static const float special_f[] = {
+	0.0f, -0.0f, 1.0f, -1.0f, 0.5f, 1.5f, 2.5f, -2.5f, 3.0f, 1e-40f,
+	-1e-40f, 1.17549435e-38f, 3.40282347e38f, -3.40282347e38f, INFINITY,
+	-INFINITY, NAN, 0.33333334f, 3.14159274f, 1e10f, -1e-10f,
+	123456.789f, 0.1f, 7.0f, 16777217.0f, -0.75f, 65504.0f, 65520.0f,
+	2147483648.0f, -2147483904.0f, 4294967296.0f, 1e20f,
+};
+
+static float rnd_float(void)
+{
+	int e = (int)(rnd() % 40) - 20;
+	float m = (float)(rnd() % 1000000) / 1000000.0f + 0.5f;
+	return (rnd() & 1 ? -1.0f : 1.0f) * ldexpf(m, e);
+}
+
+static void fill_floats(float *a, float *b, float *c, unsigned n)
+{
+	unsigned ns = sizeof(special_f) / sizeof(special_f[0]);
+	for (unsigned i = 0; i < n; i++) {
+		a[i] = i < ns ? special_f[i] : rnd_float();
+		b[i] = i % 4 == 1 ? special_f[(i * 5) % ns] : rnd_float();
+		c[i] = i % 5 == 2 ? special_f[(i * 3) % ns] : rnd_float();
+	}
+}
+
+/* Floats compared bit for bit, except that any NaN matches any NaN. */
+static bool expect_floats(const char *name, const void *got, void *ref,
+			  size_t count, unsigned size)
+{
+	for (size_t i = 0; i < count; i++) {
+		bool gn, rn;
+		if (size == 4) {
+			gn = isnan(((const float *)got)[i]);
+			rn = isnan(((float *)ref)[i]);
+		} else {
+			gn = isnan(((const double *)got)[i]);
+			rn = isnan(((double *)ref)[i]);
+		}
+		if (gn && rn)
+			memcpy((uint8_t *)ref + i * size,
+			       (const uint8_t *)got + i * size, size);
+	}
+	return expect_bytes(name, got, ref, count * size, size);
+}
+
+static struct launch_cfg cfg_1d(uint32_t grid, uint32_t block)
+{
+	struct launch_cfg c = { .grid = { grid }, .block = { block } };
+	return c;
+}
+
+/* ---- kernels ---- */
+
+static bool test_vector_add(const char *file)
+{
+	struct ptx_program *p = program(file);
+	int n = 1000;
+	float *a = test_alloc(n * 4), *b = test_alloc(n * 4),
+	      *c = test_alloc(n * 4), *ref = malloc(n * 4);
+	for (int i = 0; i < n; i++) {
+		a[i] = (float)i * 0.5f;
+		b[i] = 1.0f / (float)(i + 1);
+		ref[i] = a[i] + b[i];
+	}
+	struct launch_cfg cfg = cfg_1d((n + 255) / 256, 256);
+	const void *args[] = { &a, &b, &c, &n };
+	bool ok = p && run_ok(p, "vector_add", &cfg, args) &&
+		  expect_bytes("vector_add", c, ref, n * 4, 4);
+	free(ref);
+	ptx_program_destroy(p);
+	return ok;
+}
+
+static bool test_int32(void)
+{
+	struct ptx_program *p = program("int_ops.sm75.ptx");
+	int n = N_ELEMS;
+	uint32_t *a = test_alloc(n * 4), *b = test_alloc(n * 4),
+		 *c = test_alloc(n * 4), *o = test_alloc(n * 4 * INT32_OPS);
+	uint32_t *ref = malloc(n * 4 * INT32_OPS);
+	fill_ints(a, b, c, n);
+	for (int i = 0; i < n; i++)
+		for (unsigned k = 0; k < INT32_OPS; k++)
+			ref[i * INT32_OPS + k] = ref_int32(k, a[i], b[i], c[i]);
+	struct launch_cfg cfg = cfg_1d(2, 32);
+	const void *args[] = { &a, &b, &c, &o, &n };
+	bool ok = p && run_ok(p, "int32_ops", &cfg, args) &&
+		  expect_bytes("int32_ops", o, ref, n * 4 * INT32_OPS, 4);
+	free(ref);
+	ptx_program_destroy(p);
+	return ok;
+}
+
+static bool test_int64(void)
+{
+	struct ptx_program *p = program("int_ops.sm75.ptx");
+	int n = N_ELEMS;
+	uint64_t *a = test_alloc(n * 8), *b = test_alloc(n * 8),
+		 *c = test_alloc(n * 8), *o = test_alloc(n * 8 * INT64_OPS);
+	uint64_t *ref = malloc(n * 8 * INT64_OPS);
+	uint32_t t1[N_ELEMS], t2[N_ELEMS], t3[N_ELEMS];
+	fill_ints(t1, t2, t3, n);
+	for (int i = 0; i < n; i++) {
+		a[i] = (uint64_t)t1[i] << 32 | rnd();
+		b[i] = i % 3 ? (uint64_t)rnd() << 32 | t2[i] : t2[i] % 80;
+		c[i] = t3[i];
+		if (i == 7) {
+			a[i] = 0x8000000000000000ull;
+			b[i] = ~0ull;
+		}
+		if (i == 8)
+			b[i] = 0;
+	}
+	for (int i = 0; i < n; i++)
+		for (unsigned k = 0; k < INT64_OPS; k++)
+			ref[i * INT64_OPS + k] = ref_int64(k, a[i], b[i], c[i]);
+	struct launch_cfg cfg = cfg_1d(2, 32);
+	const void *args[] = { &a, &b, &c, &o, &n };
+	bool ok = p && run_ok(p, "int64_ops", &cfg, args) &&
+		  expect_bytes("int64_ops", o, ref, n * 8 * INT64_OPS, 8);
+	free(ref);
+	ptx_program_destroy(p);
+	return ok;
+}
+
+static bool test_small_ints(void)
+{
+	struct ptx_program *p = program("int_ops.sm80.ptx");
+	int n = N_ELEMS;
+	int16_t *a = test_alloc(n * 2), *b = test_alloc(n * 2);
+	int8_t *c = test_alloc(n);
+	int32_t *o = test_alloc(n * 32), ref[N_ELEMS * 8];
+	for (int i = 0; i < n; i++) {
+		a[i] = (int16_t)rnd();
+		b[i] = i % 5 ? (int16_t)rnd() : (int16_t)(i - 2);
+		c[i] = (int8_t)rnd();
+		ref_small_ints(a[i], b[i], c[i], &ref[i * 8]);
+	}
+	a[3] = INT16_MIN;
+	b[3] = -1;
+	ref_small_ints(a[3], b[3], c[3], &ref[3 * 8]);
+	struct launch_cfg cfg = cfg_1d(1, 64);
+	const void *args[] = { &a, &b, &c, &o, &n };
+	bool ok = p && run_ok(p, "small_ints", &cfg, args) &&
+		  expect_bytes("small_ints", o, ref, sizeof(ref), 4);
+	ptx_program_destroy(p);
+	return ok;
+}
+
+static bool test_f32(void)
+{
+	struct ptx_program *p = program("float_ops.sm80.ptx");
+	int n = N_ELEMS;
+	float *a = test_alloc(n * 4), *b = test_alloc(n * 4),
+	      *c = test_alloc(n * 4), *o = test_alloc(n * 4 * F32_OPS);
+	float *ref = malloc(n * 4 * F32_OPS);
+	fill_floats(a, b, c, n);
+	for (int i = 0; i < n; i++)
+		for (unsigned k = 0; k < F32_OPS; k++)
+			ref[i * F32_OPS + k] = ref_f32(k, a[i], b[i], c[i]);
+	struct launch_cfg cfg = cfg_1d(2, 32);
+	const void *args[] = { &a, &b, &c, &o, &n };
+	bool ok = p && run_ok(p, "f32_ops", &cfg, args) &&
+		  expect_floats("f32_ops", o, ref, (size_t)n * F32_OPS, 4);
+	free(ref);
+	ptx_program_destroy(p);
+	return ok;
+}
+
+static bool test_f64(void)
+{
+	struct ptx_program *p = program("float_ops.sm75.ptx");
+	int n = N_ELEMS;
+	double *a = test_alloc(n * 8), *b = test_alloc(n * 8),
+	       *c = test_alloc(n * 8), *o = test_alloc(n * 8 * F64_OPS);
+	double *ref = malloc(n * 8 * F64_OPS);
+	float fa[N_ELEMS], fb[N_ELEMS], fc[N_ELEMS];
+	fill_floats(fa, fb, fc, n);
+	for (int i = 0; i < n; i++) {
+		a[i] = (double)fa[i] * (1.0 + ldexp(1, -40));
+		b[i] = i == 9 ? 1e-310 : (double)fb[i] / 3.0;
+		c[i] = (double)fc[i];
+		for (unsigned k = 0; k < F64_OPS; k++)
+			ref[i * F64_OPS + k] = ref_f64(k, a[i], b[i], c[i]);
+	}
+	struct launch_cfg cfg = cfg_1d(2, 32);
+	const void *args[] = { &a, &b, &c, &o, &n };
+	bool ok = p && run_ok(p, "f64_ops", &cfg, args) &&
+		  expect_floats("f64_ops", o, ref, (size_t)n * F64_OPS, 8);
+	free(ref);
+	ptx_program_destroy(p);
+	return ok;
+}
+
+static bool test_conversions(void)
+{
+	struct ptx_program *p = program("float_ops.sm80.ptx");
+	int n = N_ELEMS;
+	float *a = test_alloc(n * 4), fb[N_ELEMS], fc[N_ELEMS];
+	double *b = test_alloc(n * 8);
+	int64_t *c = test_alloc(n * 8);
+	uint64_t *o = test_alloc(n * 8 * CONV_OPS);
+	uint64_t *ref = malloc(n * 8 * CONV_OPS);
+	fill_floats(a, fb, fc, n);
+	for (int i = 0; i < n; i++) {
+		b[i] = i % 3 ? (double)fb[i] * 1e3 : (double)a[i] + 0.5;
+		c[i] = i % 4 == 0 ? (int64_t)rnd() << 31 | rnd() :
+			i % 4 == 1 ? -(int64_t)(rnd() % 1000) :
+			(int64_t)(rnd() % 300) - 150;
+		ref_conversions(a[i], b[i], c[i], &ref[i * CONV_OPS]);
+	}
+	struct launch_cfg cfg = cfg_1d(2, 32);
+	const void *args[] = { &a, &b, &c, &o, &n };
+	bool ok = p && run_ok(p, "conversions", &cfg, args) &&
+		  expect_bytes("conversions", o, ref, n * 8 * CONV_OPS, 8);
+	free(ref);
+	ptx_program_destroy(p);
+	return ok;
+}
+
+/* Approximate functions: within a relative tolerance of libm. */
+static bool test_approx(void)
+{
+	struct ptx_program *p = program("float_ops.sm75.ptx");
+	int n = N_ELEMS;
+	float *a = test_alloc(n * 4), *o = test_alloc(n * 32);
+	for (int i = 0; i < n; i++)
+		a[i] = (float)(i - 32) * 0.37f;
+	struct launch_cfg cfg = cfg_1d(1, 64);
+	const void *args[] = { &a, &o, &n };
+	bool ok = p && run_ok(p, "approx_ops", &cfg, args);
+	for (int i = 0; ok && i < n; i++) {
+		float x = a[i];
+		double want[8] = { sin(x), cos(x), exp(x),
+				   log2(fabs(x) + 1.0), 1.0 / sqrt(fabs(x) + 1.0),
+				   1.0 / (x + 2.5), sqrt(fabs(x)),
+				   exp(x * 0.1) };
+		for (int k = 0; ok && k < 8; k++) {
+			double got = o[i * 8 + k];
+			ok = fabs(got - want[k]) <= 1e-5 * fabs(want[k]) + 1e-6;
+			if (!ok)
+				tap_diag("approx %d of %g: %.9g, want %.9g", k,
+					 (double)x, got, want[k]);
+		}
+	}
+	ptx_program_destroy(p);
+	return ok;
+}
+
+static bool test_diverge(void)
+{
+	struct ptx_program *p = program("control.sm75.ptx");
+	int n = 200;
+	int32_t *in = test_alloc(n * 4), *out = test_alloc(n * 4);
+	int32_t *ref = malloc(n * 4);
+	for (int i = 0; i < n; i++) {
+		in[i] = i % 17 == 3 ? -(int)(rnd() % 100) : (int)(rnd() % 5000);
+		int v = in[i], acc = 0;
+		for (int k = 0; k < (v & 31); k++) {
+			if (k & 1)
+				acc += k * v;
+			else if (k % 3 == 0)
+				acc ^= k;
+			else
+				continue;
+			if (acc > 100000)
+				break;
+		}
+		int w = v;
+		while (w > 1)
+			w = (w & 1) ? 3 * w + 1 : w / 2;
+		ref[i] = v < 0 ? -1 : acc + w;
+	}
+	struct launch_cfg cfg = cfg_1d(4, 64);
+	const void *args[] = { &in, &out, &n };
+	bool ok = p && run_ok(p, "diverge", &cfg, args) &&
+		  expect_bytes("diverge", out, ref, n * 4, 4);
+	free(ref);
+	ptx_program_destroy(p);
+	return ok;
+}
+
+static int ref_classify(int v)
+{
+	static const int t[16] = { 10, 21, 32, 43, 54, 65, 76, 87, 0, 99,
+				   0, 0, 120, 0, 0, 0 };
+	int c = t[v & 15];
+	return c ? c : -v;
+}
+
+static int ref_fib(int n)
+{
+	return n < 2 ? n : ref_fib(n - 1) + ref_fib(n - 2);
+}
+
+/* Calls: switch, recursion, struct by value, function pointers, local
+ * arrays, from diverged lanes. */
+static bool test_calls(const char *file)
+{
+	struct ptx_program *p = program(file);
+	int n = 96;
+	int32_t *in = test_alloc(n * 4), *out = test_alloc(n * 20);
+	int32_t *ref = malloc(n * 20);
+	for (int i = 0; i < n; i++) {
+		int v = in[i] = (int)(rnd() % 4096);
+		ref[i * 5 + 0] = ref_classify(v);
+		ref[i * 5 + 1] = ref_fib(v & 15);
+		ref[i * 5 + 2] = (i + 3) * 1000 + (v - 3);
+		ref[i * 5 + 3] = i % 3 == 0 ? 2 * v : i % 3 == 1 ? v * v : -v;
+		ref[i * 5 + 4] = (v * (v & 15) + i) + (v * ((v >> 4) & 15) + i);
+	}
+	struct launch_cfg cfg = cfg_1d(3, 32);
+	const void *args[] = { &in, &out, &n };
+	bool ok = p && run_ok(p, "calls", &cfg, args) &&
+		  expect_bytes(strstr(file, "sm75") ? "calls" : "calls_sm90", out, ref,
+			       n * 20, 4);
+	free(ref);
+	ptx_program_destroy(p);
+	return ok;
+}
+
+static bool test_block_sum(void)
+{
+	struct ptx_program *p = program("control.sm75.ptx");
+	int n = 1000, blocks = 8, threads = 128;
+	int32_t *in = test_alloc(n * 4), *out = test_alloc(blocks * 4);
+	int32_t ref[8] = { 0 };
+	for (int i = 0; i < n; i++) {
+		in[i] = (int)(rnd() % 1000) - 500;
+		ref[i / threads] += in[i];
+	}
+	struct launch_cfg cfg = cfg_1d(blocks, threads);
+	cfg.shared = threads * 4;
+	const void *args[] = { &in, &out, &n };
+	bool ok = p && run_ok(p, "block_sum", &cfg, args) &&
+		  expect_bytes("block_sum", out, ref, sizeof(ref), 4);
+	ptx_program_destroy(p);
+	return ok;
+}
+
+static bool test_transpose(void)
+{
+	struct ptx_program *p = program("control.sm75.ptx");
+	int w = 50, h = 37;
+	float *in = test_alloc(w * h * 4), *out = test_alloc(w * h * 4);
+	float *ref = malloc(w * h * 4);
+	for (int y = 0; y < h; y++)
+		for (int x = 0; x < w; x++) {
+			in[y * w + x] = (float)(y * 1000 + x);
+			ref[x * h + y] = in[y * w + x];
+		}
+	struct launch_cfg cfg = { .grid = { (w + 15) / 16, (h + 15) / 16 },
+				  .block = { 16, 16 } };
+	const void *args[] = { &in, &out, &w, &h };
+	bool ok = p && run_ok(p, "transpose", &cfg, args) &&
+		  expect_bytes("transpose", out, ref, w * h * 4, 4);
+	free(ref);
+	ptx_program_destroy(p);
+	return ok;
+}
+
+static bool test_bar_red(void)
+{
+	struct ptx_program *p = program("control.sm75.ptx");
+	int blocks = 3, threads = 96;
+	int32_t *in = test_alloc(blocks * threads * 4),
+		*out = test_alloc(blocks * 12), ref[9];
+	for (int b = 0; b < blocks; b++) {
+		int count = 0, all = 1, any = 0;
+		for (int t = 0; t < threads; t++) {
+			int v = (int)(rnd() % 20) - (b == 1 ? 3 : 8);
+			if (b == 2)
+				v = t == 50 ? 7 : 1;
+			in[b * threads + t] = v;
+			count += v > 0;
+			all &= v > -5;
+			any |= v == 7;
+		}
+		ref[b * 3] = count;
+		ref[b * 3 + 1] = all;
+		ref[b * 3 + 2] = any;
+	}
+	struct launch_cfg cfg = cfg_1d(blocks, threads);
+	const void *args[] = { &in, &out };
+	bool ok = p && run_ok(p, "bar_red", &cfg, args) &&
+		  expect_bytes("bar_red", out, ref, sizeof(ref), 4);
+	ptx_program_destroy(p);
+	return ok;
+}
+
+/* Global atomics from 4 worker threads at once, shared ones per block. */
+static bool test_atomics(void)
+{
+	struct ptx_program *p = program("atomics.sm75.ptx");
+	int blocks = 16, threads = 128, n = blocks * threads;
+	int32_t *in = test_alloc(n * 4), *g = test_alloc(16 * 4);
+	uint64_t *g64 = test_alloc(16);
+	float *gf = test_alloc(4);
+	double *gd = test_alloc(8);
+	int32_t ref[16] = { 0 };
+	uint64_t ref64[2] = { 0, 0 };
+	g[2] = ref[2] = INT32_MIN;
+	g[3] = ref[3] = INT32_MAX;
+	g[5] = ref[5] = -1;
+	g[6] = ref[6] = -1;
+	g[10] = ref[10] = 50;
+	g[11] = ref[11] = -1000;
+	for (int i = 0; i < n; i++) {
+		int v = in[i] = (int)(rnd() % 2000000) - 1000000;
+		ref[0] += v;
+		ref[1] -= v;
+		ref[2] = v > ref[2] ? v : ref[2];
+		ref[3] = v < ref[3] ? v : ref[3];
+		ref[4] = (uint32_t)v > (uint32_t)ref[4] ? v : ref[4];
+		ref[5] = (uint32_t)v < (uint32_t)ref[5] ? v : ref[5];
+		ref[6] &= (int32_t)~(1u << (i & 31));
+		ref[7] |= (int32_t)(1u << (v & 31));
+		ref[8] ^= v;
+		ref[9] = (uint32_t)ref[9] >= 1000u ? 0 : ref[9] + 1;
+		ref[10] = (ref[10] == 0 || (uint32_t)ref[10] > 77u) ? 77 :
+								    ref[10] - 1;
+		ref[11] = v > ref[11] ? v : ref[11];
+		ref64[0] += (uint64_t)(uint32_t)v << 20;
+		ref64[1] = (uint32_t)v > ref64[1] ? (uint32_t)v : ref64[1];
+	}
+	ref[12] = 5;
+	struct launch_cfg cfg = cfg_1d(blocks, threads);
+	cfg.threads = 4;
+	const void *args[] = { &in, &g, &g64, &gf, &gd };
+	bool ok = p && run_ok(p, "global_atomics", &cfg, args) &&
+		  expect_bytes("global_atomics", g, ref, sizeof(ref), 4) &&
+		  expect_bytes("global_atomics64", g64, ref64, 16, 8) &&
+		  *gf == 0.5f * n && *gd == 0.25 * n;
+	/* shared: per-block histograms */
+	int32_t *out = test_alloc(blocks * 17 * 4), *sref = calloc(
+		blocks * 17, 4);
+	for (int i = 0; i < n; i++) {
+		sref[(i / threads) * 17 + (in[i] & 15)]++;
+		sref[(i / threads) * 17 + 16] += in[i] & 0xff;
+	}
+	const void *sargs[] = { &in, &out };
+	ok = ok && run_ok(p, "shared_atomics", &cfg, sargs) &&
+	     expect_bytes("shared_atomics", out, sref, blocks * 17 * 4, 4);
+	free(sref);
+	ptx_program_destroy(p);
+	return ok;
+}
+
+static void ref_warp(const int32_t *v, int32_t *o)
+{
+	int32_t sum = 0;
+	uint32_t ballot = 0, any = 0, all = 1;
+	for (int t = 0; t < 32; t++) {
+		ballot |= (uint32_t)(v[t] & 1) << t;
+		any |= v[t] == 3;
+		all &= v[t] >= 0;
+		sum += v[t];
+	}
+	uint32_t active = 0;
+	for (int t = 0; t < 32; t++)
+		active |= (uint32_t)((v[t] & 2) != 0) << t;
+	for (int t = 0; t < 32; t++) {
+		int32_t *r = o + t * 12;
+		r[0] = v[(t * 7) & 31];
+		r[1] = t >= 3 ? v[t - 3] : v[t];
+		r[2] = t + 5 < 32 ? v[t + 5] : v[t];
+		r[3] = v[t ^ 6];
+		r[4] = v[(t & ~7) + 2];
+		r[5] = (t & 15) + 3 < 16 ? v[t + 3] : v[t];
+		r[6] = (int32_t)ballot;
+		r[7] = (int32_t)any;
+		r[8] = (int32_t)all;
+		r[9] = v[t] & 2 ? (int32_t)active : 0;
+		uint32_t same = 0;
+		for (int k = 0; k < 32; k++)
+			same |= (uint32_t)((v[k] & 3) == (v[t] & 3)) << k;
+		r[10] = (int32_t)same;
+		/* shfl_down reduction: lane 0 gets the warp's sum; lane t
+		 * the sum of its tree, which only lane 0 is defined for */
+		r[11] = t == 0 ? sum : 0;
+	}
+}
+
+static bool test_warp(void)
+{
+	struct ptx_program *p = program("warp.sm75.ptx");
+	int blocks = 2, threads = 64, n = blocks * threads;
+	int32_t *in = test_alloc(n * 4), *out = test_alloc(n * 48);
+	int32_t *ref = malloc(n * 48);
+	for (int i = 0; i < n; i++)
+		in[i] = (int)(rnd() % 100);
+	for (int w = 0; w < n / 32; w++)
+		ref_warp(in + w * 32, ref + w * 32 * 12);
+	struct launch_cfg cfg = cfg_1d(blocks, threads);
+	const void *args[] = { &in, &out };
+	bool ok = p && run_ok(p, "warp_ops", &cfg, args);
+	for (int i = 0; ok && i < n; i++)	/* only lane 0's sum is defined */
+		if (i % 32)
+			out[i * 12 + 11] = 0;
+	ok = ok && expect_bytes("warp_ops", out, ref, n * 48, 4);
+	free(ref);
+	ptx_program_destroy(p);
+	return ok;
+}
+
+static bool test_globals(void)
+{
+	struct ptx_program *p = program("globals.sm75.ptx");
+	int threads = 8;
+	float *out = test_alloc(threads * 24), ref[8 * 6];
+	static const float scale[3] = { 0.5f, 2.0f, -1.25f };
+	static const char msg[] = "hello";
+	uint64_t big = 0x123456789abcdefULL;
+	for (int t = 0; t < threads; t++) {
+		ref[t * 6 + 0] = (float)((t & 3) + 1) * scale[t % 3];
+		ref[t * 6 + 1] = 2.0f;
+		ref[t * 6 + 2] = (float)(3.0 * t);
+		ref[t * 6 + 3] = (float)(big >> (t & 31) & 0xff);
+		ref[t * 6 + 4] = msg[t % 6];
+		ref[t * 6 + 5] = 0.0f;
+	}
+	struct launch_cfg cfg = cfg_1d(1, threads);
+	const void *args[] = { &out };
+	uint64_t counts;
+	bool ok = p && run_ok(p, "read_globals", &cfg, args) &&
+		  expect_bytes("read_globals", out, ref, sizeof(ref), 4) &&
+		  ptx_program_variable(p, "counts", &counts, NULL) &&
+		  *(int *)(uintptr_t)counts == 11;
+	ptx_program_destroy(p);
+	return ok;
+}
+
+static bool test_intrinsics(void)
+{
+	struct ptx_program *p = program("misc.sm75.ptx");
+	int n = N_ELEMS;
+	uint32_t *a = test_alloc(n * 4), *b = test_alloc(n * 4),
+		 *c = test_alloc(n * 4), *o = test_alloc(n * 52);
+	uint32_t ref[N_ELEMS * 13];
+	fill_ints(a, b, c, n);
+	for (int i = 0; i < n; i++)
+		ref_intrinsics(a[i], b[i], &ref[i * 13]);
+	struct launch_cfg cfg = cfg_1d(1, 64);
+	const void *args[] = { &a, &b, &o, &n };
+	bool ok = p && run_ok(p, "intrinsics", &cfg, args) &&
+		  expect_bytes("intrinsics", o, ref, sizeof(ref), 4);
+	ptx_program_destroy(p);
+	return ok;
+}
+
+static bool test_grid3d(void)
+{
+	struct ptx_program *p = program("misc.sm90.ptx");
+	struct launch_cfg cfg = { .grid = { 3, 2, 2 }, .block = { 5, 3, 4 } };
+	unsigned total = 3 * 2 * 2 * 5 * 3 * 4, idx = 0;
+	uint32_t *out = test_alloc(total * 4), *ref = malloc(total * 4);
+	for (unsigned bz = 0; bz < 2; bz++)
+		for (unsigned by = 0; by < 2; by++)
+			for (unsigned bx = 0; bx < 3; bx++)
+				for (unsigned t = 0; t < 60; t++) {
+					unsigned tx = t % 5, ty = t / 5 % 3,
+						 tz = t / 15;
+					ref[idx++] = bx | by << 4 | bz << 8 |
+						     tx << 12 | ty << 16 |
+						     tz << 20 |
+						     (uint32_t)(tx == 0) << 28;
+				}
+	const void *args[] = { &out };
+	bool ok = p && run_ok(p, "grid3d", &cfg, args) &&
+		  expect_bytes("grid3d", out, ref, total * 4, 4);
+	free(ref);
+	ptx_program_destroy(p);
+	return ok;
+}
+
+static float half_round(float x)
+{
+	if (isnan(x))
+		return x;
+	if (fabsf(x) >= 65520.0f)
+		return copysignf(INFINITY, x);
+	int e;
+	frexpf(fabsf(x), &e);
+	int q = e - 1 < -14 ? -24 : e - 1 - 10;
+	return copysignf((float)ldexp(rint(ldexp(fabsf(x), -q)), q), x);
+}
+
+static bool test_half(void)
+{
+	struct ptx_program *p = program("half.sm75.ptx");
+	int n = N_ELEMS;
+	float *a = test_alloc(n * 4), *b = test_alloc(n * 4),
+	      *o = test_alloc(n * 32), ref[N_ELEMS * 8];
+	for (int i = 0; i < n; i++) {
+		a[i] = ((float)(rnd() % 20000) - 10000.0f) / 97.0f;
+		b[i] = ((float)(rnd() % 20000) - 10000.0f) / 113.0f;
+		float x = half_round(a[i]), y = half_round(b[i]);
+		float *r = &ref[i * 8];
+		r[0] = half_round(x + y);
+		r[1] = half_round(x * y);
+		r[2] = half_round((float)fma(x, y, x));
+		r[3] = half_round(x + y);
+		r[4] = half_round(y * x);
+		r[5] = -x;
+		r[6] = x < y;
+		float t = a[i] * 3.0f;	/* __float2half_rz */
+		float h = half_round(t);
+		r[7] = fabsf(h) > fabsf(t) ? nextafterf(h, 0) : h;
+	}
+	struct launch_cfg cfg = cfg_1d(1, 64);
+	const void *args[] = { &a, &b, &o, &n };
+	bool ok = p && run_ok(p, "half_ops", &cfg, args);
+	/* __float2half_rz: the half below in magnitude, computed exactly */
+	for (int i = 0; ok && i < n; i++) {
+		float t = a[i] * 3.0f;
+		int e;
+		frexpf(fabsf(t), &e);
+		int q = e - 1 < -14 ? -24 : e - 1 - 10;
+		ref[i * 8 + 7] = copysignf((float)ldexp(trunc(ldexp(fabsf(t),
+								    -q)), q),
+					   t);
+	}
+	ok = ok && expect_floats("half_ops", o, ref, (size_t)n * 8, 4);
+	ptx_program_destroy(p);
+	return ok;
+}
+
+static bool test_sm80(void)
+{
+	struct ptx_program *p = program("sm80.sm80.ptx");
+	int threads = 32;
+	int32_t *in = test_alloc(threads * 4), *out = test_alloc(threads * 16);
+	int32_t ref[32 * 4], sum = 0, mn = INT32_MAX;
+	uint32_t mx = 0;
+	for (int t = 0; t < threads; t++) {
+		in[t] = (int)(rnd() % 1000) - 400;
+		sum += in[t];
+		mn = in[t] < mn ? in[t] : mn;
+		mx = (uint32_t)in[t] > mx ? (uint32_t)in[t] : mx;
+	}
+	for (int t = 0; t < threads; t++) {
+		ref[t * 4] = sum;
+		ref[t * 4 + 1] = (int32_t)mx;
+		ref[t * 4 + 2] = mn;
+		ref[t * 4 + 3] = in[(t + 1) % threads];
+	}
+	struct launch_cfg cfg = cfg_1d(1, threads);
+	const void *args[] = { &in, &out };
+	bool ok = p && run_ok(p, "sm80_ops", &cfg, args) &&
+		  expect_bytes("sm80_ops", out, ref, sizeof(ref), 4);
+	ptx_program_destroy(p);
+	return ok;
+}
+
+/* mbarrier arrive/wait around asynchronous copies, 4 warps. */
+static bool test_mbarrier(void)
+{
+	struct ptx_program *p = program("sm80.sm80.ptx");
+	int threads = 128;
+	int32_t *in = test_alloc(threads * 4), *out = test_alloc(threads * 4);
+	int32_t ref[128];
+	for (int t = 0; t < threads; t++)
+		in[t] = (int)(rnd() % 10000);
+	for (int t = 0; t < threads; t++)
+		ref[t] = in[(t + 5) % threads] + 1;
+	struct launch_cfg cfg = cfg_1d(2, (uint32_t)threads);
+	const void *args[] = { &in, &out };
+	bool ok = p && run_ok(p, "mbarrier_ops", &cfg, args) &&
+		  expect_bytes("mbarrier_ops", out, ref, sizeof(ref), 4);
+	ptx_program_destroy(p);
+	return ok;
+}
+
+/* ---- printf, assert, faults ---- */
+
+static char printed[4096];
+static size_t printed_len;
+
+static void capture(void *user, const char *text, size_t len)
+{
+	(void)user;
+	if (printed_len + len < sizeof(printed)) {
+		memcpy(printed + printed_len, text, len);
+		printed_len += len;
+		printed[printed_len] = 0;
+	}
+}
+
+static bool test_printf(void)
+{
+	struct ptx_program *p = program("printf.sm75.ptx");
+	int n = 42;
+	float f = 3.14159f;
+	struct launch_cfg cfg = cfg_1d(1, 4);
+	const void *args[] = { &n, &f };
+	ptx_set_print_handler(capture, NULL);
+	bool ok = p && run_ok(p, "say", &cfg, args);
+	ptx_set_print_handler(NULL, NULL);
+	const char *want = "thread 0 of 4: n=42 f=3.14 hex=2a str=ok "
+			   "ll=360777252864\nthread 1 of 4: n=42 f=3.14 "
+			   "hex=2a str=ok ll=360777252864\n";
+	ok = ok && !strcmp(printed, want);
+	if (!ok)
+		tap_diag("printed: %s", printed);
+	ptx_program_destroy(p);
+	return ok;
+}
+
+static bool test_assert(void)
+{
+	struct ptx_program *p = program("printf.sm75.ptx");
+	int32_t *in = test_alloc(64 * 4);
+	for (int i = 0; i < 64; i++)
+		in[i] = i == 37 ? -1 : i;
+	struct launch_cfg cfg = cfg_1d(1, 64);
+	const void *args[] = { &in };
+	struct ptx_fault f;
+	bool ok = p && !run(p, "check", &cfg, args, &f) &&
+		  f.kind == PTX_FAULT_ASSERT && f.thread[0] == 37 &&
+		  strstr(f.message, "in[threadIdx.x] >= 0");
+	if (!ok)
+		tap_diag("fault %d thread %u: %s", f.kind, f.thread[0],
+			 f.message);
+	ptx_program_destroy(p);
+	return ok;
+}
+
+#define HEAD ".version 8.0\n.target sm_75\n.address_size 64\n"
+
+/* Out-of-range, read-only and misaligned accesses, and trap. */
+static bool test_faults(void)
+{
+	static const char text[] =
+		HEAD ".visible .entry f(.param .u64 p, .param .u32 mode)\n{\n"
+		"\t.reg .pred %q<4>;\n\t.reg .b32 %r<4>;\n\t.reg .b64 %rd<4>;\n"
+		"\tld.param.u64 %rd1, [p];\n\tld.param.u32 %r1, [mode];\n"
+		"\tmov.u32 %r2, %tid.x;\n\tsetp.eq.u32 %q1, %r2, 5;\n"
+		"\tsetp.eq.u32 %q2, %r1, 2;\n\t@%q2 trap;\n"
+		"\tsetp.eq.u32 %q3, %r1, 1;\n"
+		"\t@%q3 add.s64 %rd1, %rd1, 2;\n"
+		"\t@!%q3 add.s64 %rd1, %rd1, 4096;\n"
+		"\t@%q1 st.global.u32 [%rd1], %r2;\n\tret;\n}\n";
+	const char *texts[] = { text }, *names[] = { "fault.ptx" };
+	char log[256];
+	struct ptx_program *p = NULL;
+	bool ok = build_texts(texts, names, 1, &p, log, sizeof(log)) == PTX_OK;
+	uint32_t *buf = test_alloc(64);
+	struct launch_cfg cfg = cfg_1d(2, 32);
+	struct ptx_fault f;
+	uint32_t mode = 0;
+	const void *args[] = { &buf, &mode };
+	ok = ok && !run(p, "f", &cfg, args, &f) &&
+	     f.kind == PTX_FAULT_UNMAPPED && f.addr == (uintptr_t)buf + 4096 &&
+	     f.thread[0] == 5 && f.cta[0] == 0;
+	mode = 1;
+	ok = ok && !run(p, "f", &cfg, args, &f) &&
+	     f.kind == PTX_FAULT_MISALIGNED;
+	mode = 2;
+	ok = ok && !run(p, "f", &cfg, args, &f) && f.kind == PTX_FAULT_TRAP;
+	if (!ok)
+		tap_diag("fault kind %d addr 0x%llx: %s", f.kind,
+			 (unsigned long long)f.addr, f.message);
+	ptx_program_destroy(p);
+	return ok;
+}
+
+/* ---- hand-written PTX ---- */
+
+static bool test_jump_table(void)
+{
+	struct ptx_program *p = program("hand.control_flow.ptx");
+	uint32_t *out = test_alloc(64 * 4), ref[64];
+	for (uint32_t t = 0; t < 64; t++)
+		ref[t] = t % 8 == 7 ? 0 : 1100 + t % 3;
+	struct launch_cfg cfg = cfg_1d(1, 64);
+	const void *args[] = { &out };
+	bool ok = p && run_ok(p, "jump_table", &cfg, args) &&
+		  expect_bytes("jump_table", out, ref, sizeof(ref), 4);
+	ptx_program_destroy(p);
+	return ok;
+}
+
+/* A warp spinning on shared memory lets the others run; a barrier that
+ * cannot complete is a fault, not a hang. */
+static bool test_spin_and_deadlock(void)
+{
+	struct ptx_program *p = program("hand.control_flow.ptx");
+	uint32_t *out = test_alloc(8), ref[2] = { 7, 1249975000u };
+	struct launch_cfg cfg = cfg_1d(1, 64);
+	const void *args[] = { &out };
+	struct ptx_fault f;
+	bool ok = p && run_ok(p, "spin", &cfg, args) &&
+		  expect_bytes("spin", out, ref, sizeof(ref), 4);
+	ok = ok && !run(p, "deadlock", &cfg, NULL, &f) &&
+	     strstr(f.message, "never completes");
+	if (!ok)
+		tap_diag("%s", f.message);
+	ptx_program_destroy(p);
+	return ok;
+}
+
+static bool test_pointer_calls(void)
+{
+	struct ptx_program *p = program("hand.control_flow.ptx");
+	uint32_t *out = test_alloc(96 * 4), ref[96];
+	for (uint32_t t = 0; t < 96; t++)
+		ref[t] = t % 2 ? t + 7 : 2 * t;
+	struct launch_cfg cfg = cfg_1d(1, 96);
+	const void *args[] = { &out };
+	bool ok = p && run_ok(p, "pointers", &cfg, args) &&
+		  expect_bytes("pointers", out, ref, sizeof(ref), 4);
+	ptx_program_destroy(p);
+	return ok;
+}
+
+static bool test_misc_ops(void)
+{
+	struct ptx_program *p = program("hand.misc_ops.ptx");
+	uint32_t *out = test_alloc(64 * 64), ref[64 * 16] = { 0 };
+	for (uint32_t t = 0; t < 64; t++) {
+		uint32_t *r = &ref[t * 16], lane = t % 32;
+		r[0] = t < 16 ? 0xffffffffu : 0;
+		r[1] = t >= 16 ? 11 : 22;
+		r[2] = 1 | (t >= 32 ? 2 : 0);
+		r[3] = t < 5 ? 8 : 0;
+		r[4] = t + 5;
+		r[5] = t;
+		r[6] = 7;
+		r[7] = (t ^ 1) - 16;
+		r[8] = t | t << 16;
+		r[9] = t;
+		r[10] = lane + 3 <= 31 ? 1000 + t + 3 : t;
+		r[11] = 0x3f800000u;
+		r[12] = t & 4 ? 0xffffffffu : 0;	/* predicated, not diverged */
+	}
+	struct launch_cfg cfg = cfg_1d(1, 64);
+	const void *args[] = { &out };
+	bool ok = p && run_ok(p, "misc", &cfg, args) &&
+		  expect_bytes("misc_ops", out, ref, sizeof(ref), 4);
+	ptx_program_destroy(p);
+	return ok;
+}
+
+/* PTX ISA 1.4, as nvcc 2.x wrote it: 16-bit special registers. */
+static bool test_legacy(void)
+{
+	struct ptx_program *p = program("hand.legacy.ptx");
+	int n = 300;
+	float *in = test_alloc(n * 4), *out = test_alloc(n * 4 + 64);
+	float *ref = calloc(n + 16, 4);
+	for (int i = 0; i < n; i++) {
+		in[i] = (float)i * 1.5f;
+		ref[i] = sqrtf(in[i] * 2.0f);
+	}
+	struct launch_cfg cfg = cfg_1d(3, 128);
+	const void *args[] = { &in, &out, &n };
+	bool ok = p && run_ok(p, "_Z6legacyPfS_i", &cfg, args) &&
+		  expect_bytes("legacy", out, ref, (size_t)(n + 16) * 4, 4);
+	free(ref);
+	ptx_program_destroy(p);
+	return ok;
+}
+
+/* ---- throughput ---- */
+
+static double seconds(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Runs the bench loops on one thread; checks them, reports the rate. */
+static bool test_throughput(void)
+{
+	struct ptx_program *p = program("bench.sm75.ptx");
+	int blocks = 8, threads = 256, iters = 2000;
+	unsigned n = (unsigned)(blocks * threads);
+	uint32_t *out = test_alloc(n * 4);
+	float *fout = test_alloc(n * 4);
+	struct launch_cfg cfg = cfg_1d((uint32_t)blocks, (uint32_t)threads);
+	const void *args[] = { &out, &iters };
+	double t0 = seconds();
+	bool ok = p && run_ok(p, "int_loop", &cfg, args);
+	double t = seconds() - t0;
+	for (unsigned i = 0; ok && i < n; i++) {
+		uint32_t x = i, y = 12345;
+		for (int k = 0; k < iters; k++) {
+			x = x * 1664525u + 1013904223u;
+			y ^= x >> 7;
+			y += x & 0xff;
+		}
+		ok = out[i] == (x ^ y);
+	}
+	/* about 7 instructions per iteration (see the PTX) */
+	if (ok)
+		tap_diag("int_loop: %.3f s, %.0f M lane-iterations/s (one "
+			 "core)", t, (double)n * iters / t / 1e6);
+	const void *fargs[] = { &fout, &iters };
+	t0 = seconds();
+	ok = ok && run_ok(p, "float_loop", &cfg, fargs);
+	t = seconds() - t0;
+	for (unsigned i = 0; ok && i < n; i++) {
+		/* nvcc contracts x * 0.999f + 0.5f into an fma */
+		float x = (float)(i % threads) * 0.001f, y = 1.0f;
+		for (int k = 0; k < iters; k++) {
+			x = fmaf(x, 0.999f, 0.5f);
+			y = fmaf(y, 0.9999f, x);
+		}
+		ok = fout[i] == x + y;
+		if (!ok)
+			tap_diag("float_loop[%u] = %.9g, want %.9g", i,
+				 (double)fout[i], (double)(x + y));
+	}
+	if (ok)
+		tap_diag("float_loop: %.3f s, %.0f M lane-iterations/s", t,
+			 (double)n * iters / t / 1e6);
+	ptx_program_destroy(p);
+	return ok;
+}
+
+int main(void)
+{
+	tap_plan(32);
+	tap_ok(test_vector_add("vector_add.sm75.ptx"), "vector_add (sm75)");
+	tap_ok(test_vector_add("vector_add.sm90.ptx"), "vector_add (sm90)");
+	tap_ok(test_int32(), "32-bit integer instructions");
+	tap_ok(test_int64(), "64-bit integer instructions");
+	tap_ok(test_small_ints(), "8- and 16-bit integers");
+	tap_ok(test_f32(), "f32 in every rounding mode");
+	tap_ok(test_f64(), "f64 in every rounding mode");
+	tap_ok(test_conversions(), "conversions");
+	tap_ok(test_approx(), "approximate functions");
+	tap_ok(test_diverge(), "divergent loops and branches");
+	tap_ok(test_calls("control.sm75.ptx"), "calls, recursion, pointers");
+	tap_ok(test_calls("control.sm90.ptx"), "calls (sm90 PTX)");
+	tap_ok(test_block_sum(), "shared reduction, dynamic shared");
+	tap_ok(test_transpose(), "2-D blocks, static shared");
+	tap_ok(test_bar_red(), "barrier reductions");
+	tap_ok(test_atomics(), "atomics, 4 worker threads");
+	tap_ok(test_warp(), "shuffles, votes, matches");
+	tap_ok(test_globals(), "module variables");
+	tap_ok(test_intrinsics(), "integer intrinsics");
+	tap_ok(test_grid3d(), "3-D grids and blocks");
+	tap_ok(test_half(), "half precision");
+	tap_ok(test_sm80(), "redux.sync and cp.async (sm80)");
+	tap_ok(test_mbarrier(), "mbarrier with cp.async (sm80)");
+	tap_ok(test_printf(), "printf");
+	tap_ok(test_assert(), "assert fault");
+	tap_ok(test_faults(), "memory faults and trap");
+	tap_ok(test_jump_table(), "brx.idx jump table, exit in diverged code");
+	tap_ok(test_spin_and_deadlock(), "spinning warps yield; deadlock "
+					 "faults");
+	tap_ok(test_pointer_calls(), "divergent calls through pointers");
+	tap_ok(test_misc_ops(), "set, slct, vote.uni, isspacep, cvta, "
+				"packing, shfl predicate");
+	tap_ok(test_legacy(), "PTX ISA 1.4 kernel");
+	tap_ok(test_throughput(), "arithmetic loops (throughput)");
+	test_free_all();
+	return tap_done();
+}

@@ -1,0 +1,42 @@
+# SPDX-License-Identifier: MIT
+# Host unit tests of the PTX path (no VM, no device): fatbin reader,
+# parser/printer/CFG, linker, interpreter. Each prints TAP. They read the
+# corpus built by tests/ptx/corpus.mk.
+#
+#   make unit-tests       build them (and the corpus)
+#   make run-unit-tests   build and run them
+
+include $(TOP)/tests/ptx/corpus.mk
+
+UNIT_DIR := $(TOP)/tests/unit
+UNIT_OUT := $(B)/tests/unit
+UNIT_NAMES := test_fatbin test_parse test_link test_exec
+HOST_TESTS := $(addprefix $(UNIT_OUT)/,$(UNIT_NAMES))
+UNIT_COMMON := $(UNIT_OUT)/tap.o $(UNIT_OUT)/harness.o $(UNIT_OUT)/ref_ops.o
+UNIT_CFLAGS := $(USER_CFLAGS) -frounding-math -I$(PTX_DIR) \
+	-DCORPUS_DIR='"$(CORPUS_OUT)"' \
+	-DEXPECTED_DIR='"$(CORPUS_SRC)/expected"'
+
+$(UNIT_OUT)/:
+	@mkdir -p $@
+
+$(UNIT_OUT)/%.o: $(UNIT_DIR)/%.c $(wildcard $(UNIT_DIR)/*.h) \
+		$(wildcard $(PTX_DIR)/*.h) | $(UNIT_OUT)/
+	$(CC) $(UNIT_CFLAGS) -c $< -o $@
+
+# The corpus is an order-only prerequisite: tests read it when they run.
+$(UNIT_OUT)/test_%: $(UNIT_OUT)/test_%.o $(UNIT_COMMON) $(PTX_LIB) | \
+		$(CORPUS_ALL)
+	$(CC) $(USER_LDFLAGS) -o $@ $< $(UNIT_COMMON) $(PTX_LIB) \
+		$(PTX_LIBS) -lpthread
+
+.SECONDARY: $(UNIT_COMMON) $(addsuffix .o,$(HOST_TESTS))
+
+.PHONY: unit-tests run-unit-tests
+unit-tests: $(HOST_TESTS)
+
+run-unit-tests: $(HOST_TESTS)
+	@fail=0; for t in $(HOST_TESTS); do \
+		echo "== $$t"; $$t || fail=1; done; exit $$fail
+
+ALL_TARGETS += $(HOST_TESTS)
