@@ -463,7 +463,14 @@ struct drm_vcuda_bo_mmap_offset {
 #define DRM_VCUDA_VM_BIND_OP_MASK		0xffu
 #define DRM_VCUDA_VM_BIND_OP_MAP		0u
 #define DRM_VCUDA_VM_BIND_OP_UNMAP		1u
-/* Reserve a range that faults softly instead of mapping it. */
+/*
+ * Reserve a range without mapping anything (cuMemAddressReserve): an access
+ * to a reserved page faults as an unmapped one would; MAP operations may
+ * then place mappings inside the reservation (and only there may a map
+ * overlap it); an UNMAP of such a mapping returns its pages to the
+ * reservation; an UNMAP of a whole reservation with nothing mapped in it
+ * releases it. bo_handle and bo_offset must be zero.
+ */
 #define DRM_VCUDA_VM_BIND_OP_MAP_SPARSE		2u
 /* The mapping may only be read by the device. */
 #define DRM_VCUDA_VM_BIND_READONLY		(1u << 8)
