@@ -9,11 +9,13 @@
 #include <string.h>
 
 #include "api.h"
+#include "callback.h"
 #include "compute.h"
 #include "context.h"
 #include "kmd.h"
 #include "memory.h"
 #include "module.h"
+#include "slots.h"
 #include "stream.h"
 
 #define CTX_STACK_MAX 64
@@ -78,6 +80,9 @@ CUresult ctx_create(struct vc_device *dev, unsigned int flags, int primary,
 	ctx->flags = flags;
 	ctx->is_primary = primary;
 	pthread_mutex_init(&ctx->lock, NULL);
+	pthread_mutex_init(&ctx->slots_lock, NULL);
+	pthread_mutex_init(&ctx->callbacks_lock, NULL);
+	pthread_cond_init(&ctx->callbacks_done, NULL);
 	atomic_init(&ctx->sticky, CUDA_SUCCESS);
 	err = kmd_ctx_create(dev->fd, &ctx->ctx_id);
 	if (err) {
@@ -114,6 +119,7 @@ void ctx_destroy(struct CUctx_st *ctx)
 
 	live_remove(ctx);
 	ctx_synchronize(ctx);
+	callbacks_wait_all(ctx);
 	modules_unload_all(ctx);
 	while (ctx->streams)
 		stream_destroy(ctx->streams);
@@ -123,6 +129,10 @@ void ctx_destroy(struct CUctx_st *ctx)
 	kmd_ctx_destroy(ctx->dev->fd, ctx->ctx_id);
 	compute_stop(ctx);
 	range_snapshot_put(ctx->ranges);
+	slots_release_all(ctx);
+	pthread_cond_destroy(&ctx->callbacks_done);
+	pthread_mutex_destroy(&ctx->callbacks_lock);
+	pthread_mutex_destroy(&ctx->slots_lock);
 	pthread_mutex_destroy(&ctx->lock);
 	/* Drop it from this thread's stack; other threads keep a stale one. */
 	for (int i = 0; i < ctx_depth; i++)

@@ -16,6 +16,7 @@
 
 struct sm_pool;
 struct range_snapshot;
+struct slot_page;
 
 #define CTX_DISPATCHERS 2
 
@@ -40,6 +41,15 @@ struct CUctx_st {
 
 	/* Loaded modules, unloaded with the context. */
 	struct CUmod_st *modules;
+
+	/* Device-visible 8-byte slots (slots.c). */
+	pthread_mutex_t slots_lock;
+	struct slot_page *slots;
+
+	/* Host callbacks not yet finished (callback.c). */
+	pthread_mutex_t callbacks_lock;
+	pthread_cond_t callbacks_done;
+	unsigned int callbacks_running;
 
 	/* First error that poisoned the context (CUDA_SUCCESS if none). */
 	_Atomic CUresult sticky;

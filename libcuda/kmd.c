@@ -191,28 +191,18 @@ int kmd_queue_destroy(int fd, uint32_t queue_id)
 }
 
 int kmd_submit(int fd, uint32_t queue_id, const struct drm_vcuda_cmd *cmds,
-	       uint32_t count, const struct drm_vcuda_sync_op *waits,
-	       uint32_t nwaits, uint32_t syncobj, uint64_t point)
+	       uint32_t count, const struct drm_vcuda_sync_op *syncs,
+	       uint32_t nsyncs)
 {
-	struct drm_vcuda_sync_op syncs[KMD_MAX_WAITS + 1];
 	struct drm_vcuda_job job = {
 		.cmds = DRM_VCUDA_OBJ_ARRAY(count, cmds),
-		.syncs = DRM_VCUDA_OBJ_ARRAY(nwaits + 1, syncs),
+		.syncs = DRM_VCUDA_OBJ_ARRAY(nsyncs, syncs),
 	};
 	struct drm_vcuda_submit args = {
 		.queue_id = queue_id,
 		.jobs = DRM_VCUDA_OBJ_ARRAY(1, &job),
 	};
 
-	if (nwaits > KMD_MAX_WAITS)
-		return -EINVAL;
-	memcpy(syncs, waits, nwaits * sizeof(*waits));
-	syncs[nwaits] = (struct drm_vcuda_sync_op){
-		.flags = DRM_VCUDA_SYNC_OP_SIGNAL |
-			 DRM_VCUDA_SYNC_OP_HANDLE_TYPE_TIMELINE_SYNCOBJ,
-		.handle = syncobj,
-		.point = point,
-	};
 	return kmd_ioctl(fd, DRM_IOCTL_VCUDA_SUBMIT, &args);
 }
 

@@ -36,16 +36,16 @@ int kmd_queue_create(int fd, uint32_t ctx_id, uint32_t engine,
 		     uint32_t priority, uint32_t *queue_id);
 int kmd_queue_destroy(int fd, uint32_t queue_id);
 
-/* At most this many waits per job (the kernel takes 64 sync ops). */
-#define KMD_MAX_WAITS 63
+/* At most this many sync operations per job (DRM_VCUDA_SUBMIT's limit). */
+#define KMD_MAX_SYNCS 64
 
 /*
- * Submits one job of @count commands that starts once every timeline
- * point in @waits has signalled, and signals @syncobj at @point.
+ * Submits one job of @count commands to @queue_id with @nsyncs sync
+ * operations (waits and signals, see &struct drm_vcuda_sync_op).
  */
 int kmd_submit(int fd, uint32_t queue_id, const struct drm_vcuda_cmd *cmds,
-	       uint32_t count, const struct drm_vcuda_sync_op *waits,
-	       uint32_t nwaits, uint32_t syncobj, uint64_t point);
+	       uint32_t count, const struct drm_vcuda_sync_op *syncs,
+	       uint32_t nsyncs);
 
 int kmd_compute_wait(int fd, uint32_t ctx_id, uint64_t timeout_ns,
 		     struct drm_vcuda_compute_wait *out);

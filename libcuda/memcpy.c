@@ -1,15 +1,33 @@
 // SPDX-License-Identifier: MIT
 /*
- * Synchronous copies and sets. They run on the legacy default stream,
- * which orders them after all earlier work of the context: once that work
- * is done, the bytes are moved by the CPU through the process's own
- * mapping of device memory (the same address the GPU uses).
+ * Copies and sets.
+ *
+ * Synchronous ones run on the legacy default stream, which orders them
+ * after all earlier work of the context: once that work is done, the CPU
+ * moves the bytes through the process's own mapping of device memory (the
+ * same address the GPU uses).
+ *
+ * Asynchronous ones between device-visible memory (allocations of the
+ * stream's context: device or pinned host memory) become COPY and FILL
+ * commands on the stream's copy queue, run by the kernel's copy engine in
+ * stream order. One that involves pageable host memory, which the device
+ * cannot see, waits for the stream and is done by the CPU, as CUDA stages
+ * pageable copies synchronously.
  */
 #include <string.h>
 
 #include "api.h"
 #include "alloc_table.h"
 #include "context.h"
+#include "stream.h"
+
+/* Whether @addr lies in any known allocation (of any context). */
+static bool alloc_known(uint64_t addr)
+{
+	struct vc_alloc alloc;
+
+	return alloc_table_find(addr, &alloc);
+}
 
 /* CUDA_SUCCESS if [addr, addr + size) lies inside one known allocation. */
 static CUresult check_device_range(uint64_t addr, size_t size)
@@ -145,4 +163,142 @@ CUDA_EXPORT CUresult cuMemsetD16(CUdeviceptr dst, unsigned short value,
 CUDA_EXPORT CUresult cuMemsetD32(CUdeviceptr dst, unsigned int value, size_t n)
 {
 	return memset_elements(dst, value, 4, n);
+}
+
+/* --- Asynchronous copies and sets --- */
+
+enum range_kind {
+	RANGE_PAGEABLE,		/* not an allocation of the context */
+	RANGE_VISIBLE,		/* inside one allocation of the context */
+	RANGE_INVALID,		/* starts in an allocation, runs past its end */
+};
+
+static enum range_kind classify(struct CUctx_st *ctx, uint64_t addr,
+				size_t size)
+{
+	struct vc_alloc alloc;
+
+	if (!alloc_table_find(addr, &alloc))
+		return RANGE_PAGEABLE;
+	if (size > alloc.va + alloc.size - addr)
+		return RANGE_INVALID;
+	/* Another context's memory is not in this address space. */
+	return alloc.ctx == ctx ? RANGE_VISIBLE : RANGE_PAGEABLE;
+}
+
+/* Requirements a copy direction puts on its sides. */
+#define NEED_DEVICE_DST 1u
+#define NEED_DEVICE_SRC 2u
+
+static CUresult copy_async(uint64_t dst, uint64_t src, size_t bytes,
+			   CUstream hstream, unsigned int need)
+{
+	struct CUctx_st *ctx;
+	struct CUstream_st *s;
+	enum range_kind kd, ks;
+	uint64_t point;
+	CUresult res = ctx_enter(&ctx);
+
+	if (res != CUDA_SUCCESS || bytes == 0)
+		return res;
+	if (!dst || !src)
+		return CUDA_ERROR_INVALID_VALUE;
+	kd = classify(ctx, dst, bytes);
+	ks = classify(ctx, src, bytes);
+	if (kd == RANGE_INVALID || ks == RANGE_INVALID ||
+	    ((need & NEED_DEVICE_DST) && kd != RANGE_VISIBLE && !alloc_known(dst)) ||
+	    ((need & NEED_DEVICE_SRC) && ks != RANGE_VISIBLE && !alloc_known(src)))
+		return CUDA_ERROR_INVALID_VALUE;
+	s = stream_resolve(ctx, hstream);
+	if (kd == RANGE_VISIBLE && ks == RANGE_VISIBLE &&
+	    (dst + bytes <= src || src + bytes <= dst)) {
+		struct drm_vcuda_cmd cmd = {
+			.op = DRM_VCUDA_CMD_COPY,
+			.u.copy = {
+				.src = src, .dst = dst, .width = bytes,
+				.height = 1, .depth = 1,
+			},
+		};
+
+		return stream_submit(s, DRM_VCUDA_ENGINE_COPY, &cmd, 1, NULL,
+				     &point);
+	}
+	res = stream_wait_idle(s);
+	if (res == CUDA_SUCCESS)
+		res = ctx_check_fault(ctx);
+	if (res == CUDA_SUCCESS)
+		memmove((void *)(uintptr_t)dst, (const void *)(uintptr_t)src,
+			bytes);
+	return res;
+}
+
+CUDA_EXPORT CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src,
+				   size_t bytes, CUstream stream)
+{
+	return copy_async(dst, src, bytes, stream, 0);
+}
+
+CUDA_EXPORT CUresult cuMemcpyHtoDAsync(CUdeviceptr dst, const void *src,
+				       size_t bytes, CUstream stream)
+{
+	return copy_async(dst, (uintptr_t)src, bytes, stream, NEED_DEVICE_DST);
+}
+
+CUDA_EXPORT CUresult cuMemcpyDtoHAsync(void *dst, CUdeviceptr src,
+				       size_t bytes, CUstream stream)
+{
+	return copy_async((uintptr_t)dst, src, bytes, stream, NEED_DEVICE_SRC);
+}
+
+CUDA_EXPORT CUresult cuMemcpyDtoDAsync(CUdeviceptr dst, CUdeviceptr src,
+				       size_t bytes, CUstream stream)
+{
+	return copy_async(dst, src, bytes, stream,
+			  NEED_DEVICE_DST | NEED_DEVICE_SRC);
+}
+
+static const uint32_t fill_flags[] = {
+	[1] = DRM_VCUDA_CMD_FILL_8,
+	[2] = DRM_VCUDA_CMD_FILL_16,
+	[4] = DRM_VCUDA_CMD_FILL_32,
+};
+
+static CUresult memset_async(CUdeviceptr dst, uint32_t pattern,
+			     size_t elem_size, size_t count, CUstream hstream)
+{
+	struct drm_vcuda_cmd cmd = {
+		.op = DRM_VCUDA_CMD_FILL,
+		.flags = fill_flags[elem_size],
+		.u.fill = { .dst = dst, .width = count, .height = 1,
+			    .value = pattern },
+	};
+	struct CUctx_st *ctx;
+	uint64_t point;
+	CUresult res = ctx_enter(&ctx);
+
+	if (res != CUDA_SUCCESS || count == 0)
+		return res;
+	if (dst % elem_size || count > SIZE_MAX / elem_size ||
+	    classify(ctx, dst, count * elem_size) != RANGE_VISIBLE)
+		return CUDA_ERROR_INVALID_VALUE;
+	return stream_submit(stream_resolve(ctx, hstream), DRM_VCUDA_ENGINE_COPY,
+			     &cmd, 1, NULL, &point);
+}
+
+CUDA_EXPORT CUresult cuMemsetD8Async(CUdeviceptr dst, unsigned char value,
+				     size_t n, CUstream stream)
+{
+	return memset_async(dst, value, 1, n, stream);
+}
+
+CUDA_EXPORT CUresult cuMemsetD16Async(CUdeviceptr dst, unsigned short value,
+				      size_t n, CUstream stream)
+{
+	return memset_async(dst, value, 2, n, stream);
+}
+
+CUDA_EXPORT CUresult cuMemsetD32Async(CUdeviceptr dst, unsigned int value,
+				      size_t n, CUstream stream)
+{
+	return memset_async(dst, value, 4, n, stream);
 }

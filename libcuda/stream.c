@@ -41,7 +41,8 @@ CUresult stream_create(struct CUctx_st *ctx, unsigned int flags, int priority,
 	err = kmd_syncobj_create(fd, &s->syncobj);
 	if (!err) {
 		err = kmd_queue_create(fd, ctx->ctx_id, DRM_VCUDA_ENGINE_COMPUTE,
-				       queue_priority(priority), &s->queue_id);
+				       queue_priority(priority),
+				       &s->compute_queue);
 		if (err)
 			kmd_syncobj_destroy(fd, s->syncobj);
 	}
@@ -86,28 +87,47 @@ static int blocking(const struct CUstream_st *s)
 	return !(s->flags & CU_STREAM_NON_BLOCKING);
 }
 
-/* Adds a wait for everything submitted to @other so far, if anything. */
-static void wait_for(struct CUstream_st *other, struct drm_vcuda_sync_op *waits,
-		     uint32_t *nwaits)
+/* The sync operations of one job being built. */
+struct job_syncs {
+	struct drm_vcuda_sync_op ops[KMD_MAX_SYNCS];
+	uint32_t n;
+};
+
+static void add_sync(struct job_syncs *js, uint32_t direction,
+		     const struct timeline_point *tp)
 {
-	uint64_t point;
+	js->ops[js->n++] = (struct drm_vcuda_sync_op){
+		.flags = direction |
+			 DRM_VCUDA_SYNC_OP_HANDLE_TYPE_TIMELINE_SYNCOBJ,
+		.handle = tp->syncobj,
+		.point = tp->point,
+	};
+}
+
+/*
+ * Adds a wait for @tp. Two slots stay free for the job's signals; past
+ * that the wait happens here, on the CPU: slower, still right.
+ */
+static void add_wait(struct CUctx_st *ctx, struct job_syncs *js,
+		     const struct timeline_point *tp)
+{
+	if (tp->point == 0)
+		return;
+	if (js->n + 2 < KMD_MAX_SYNCS)
+		add_sync(js, DRM_VCUDA_SYNC_OP_WAIT, tp);
+	else
+		kmd_syncobj_wait(ctx->dev->fd, tp->syncobj, tp->point);
+}
+
+/* Everything submitted to @other so far. */
+static struct timeline_point submitted_point(struct CUstream_st *other)
+{
+	struct timeline_point tp = { .syncobj = other->syncobj };
 
 	pthread_mutex_lock(&other->lock);
-	point = other->submitted;
+	tp.point = other->submitted;
 	pthread_mutex_unlock(&other->lock);
-	if (point == 0)
-		return;
-	if (*nwaits == KMD_MAX_WAITS) {
-		/* Out of sync slots: wait here instead; slower, still right. */
-		stream_wait_idle(other);
-		return;
-	}
-	waits[(*nwaits)++] = (struct drm_vcuda_sync_op){
-		.flags = DRM_VCUDA_SYNC_OP_WAIT |
-			 DRM_VCUDA_SYNC_OP_HANDLE_TYPE_TIMELINE_SYNCOBJ,
-		.handle = other->syncobj,
-		.point = point,
-	};
+	return tp;
 }
 
 /*
@@ -115,41 +135,95 @@ static void wait_for(struct CUstream_st *other, struct drm_vcuda_sync_op *waits,
  * earlier work of the blocking streams, and work on a blocking stream
  * waits for earlier work of the null stream.
  */
-static uint32_t implicit_waits(struct CUstream_st *s,
-			       struct drm_vcuda_sync_op *waits)
+static void implicit_waits(struct CUstream_st *s, struct job_syncs *js)
 {
 	struct CUctx_st *ctx = s->ctx;
-	uint32_t n = 0;
+	struct timeline_point tp;
 
 	if (s != ctx->null_stream) {
-		if (blocking(s))
-			wait_for(ctx->null_stream, waits, &n);
-		return n;
+		if (blocking(s)) {
+			tp = submitted_point(ctx->null_stream);
+			add_wait(ctx, js, &tp);
+		}
+		return;
 	}
 	pthread_mutex_lock(&ctx->lock);
-	for (struct CUstream_st *other = ctx->streams; other; other = other->next)
-		if (other != s && blocking(other))
-			wait_for(other, waits, &n);
+	for (struct CUstream_st *other = ctx->streams; other; other = other->next) {
+		if (other != s && blocking(other)) {
+			tp = submitted_point(other);
+			add_wait(ctx, js, &tp);
+		}
+	}
 	pthread_mutex_unlock(&ctx->lock);
-	return n;
 }
 
-/* Submits @cmds on @s after its implicit waits; returns the point used. */
-static int submit(struct CUstream_st *s, const struct drm_vcuda_cmd *cmds,
-		  uint32_t count, uint64_t *point)
+/* The queue for @engine, created on first use; 0 on failure. */
+static uint32_t queue_for(struct CUstream_st *s, uint32_t engine)
 {
-	struct drm_vcuda_sync_op waits[KMD_MAX_WAITS];
-	uint32_t nwaits = implicit_waits(s, waits);
+	if (engine == DRM_VCUDA_ENGINE_COMPUTE)
+		return s->compute_queue;
+	if (!s->copy_queue &&
+	    kmd_queue_create(s->ctx->dev->fd, s->ctx->ctx_id,
+			     DRM_VCUDA_ENGINE_COPY, queue_priority(s->priority),
+			     &s->copy_queue))
+		return 0;
+	return s->copy_queue;
+}
+
+CUresult stream_submit(struct CUstream_st *s, uint32_t engine,
+		       const struct drm_vcuda_cmd *cmds, uint32_t count,
+		       const struct timeline_point *extra, uint64_t *point)
+{
+	struct job_syncs js = { .n = 0 };
+	struct timeline_point next;
+	uint32_t queue;
 	int err;
 
+	implicit_waits(s, &js);
 	pthread_mutex_lock(&s->lock);
-	*point = s->submitted + 1;
-	err = kmd_submit(s->ctx->dev->fd, s->queue_id, cmds, count, waits,
-			 nwaits, s->syncobj, *point);
-	if (!err)
-		s->submitted = *point;
+	queue = queue_for(s, engine);
+	if (!queue) {
+		pthread_mutex_unlock(&s->lock);
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	}
+	/* One queue runs in order; across queues the timeline orders. */
+	if (queue != s->last_queue) {
+		struct timeline_point prev = { s->syncobj, s->submitted };
+
+		add_wait(s->ctx, &js, &prev);
+	}
+	for (unsigned int i = 0; i < s->nwaits; i++)
+		add_wait(s->ctx, &js, &s->waits[i]);
+	next = (struct timeline_point){ s->syncobj, s->submitted + 1 };
+	add_sync(&js, DRM_VCUDA_SYNC_OP_SIGNAL, &next);
+	if (extra)
+		add_sync(&js, DRM_VCUDA_SYNC_OP_SIGNAL, extra);
+	err = kmd_submit(s->ctx->dev->fd, queue, cmds, count, js.ops, js.n);
+	if (!err) {
+		s->submitted = next.point;
+		s->last_queue = queue;
+		s->nwaits = 0;
+		*point = next.point;
+	}
 	pthread_mutex_unlock(&s->lock);
-	return err;
+	if (err == -EIO)
+		return ctx_check_fault(s->ctx);
+	return result_from_errno(err);
+}
+
+CUresult stream_add_wait(struct CUstream_st *s, const struct timeline_point *wait)
+{
+	CUresult res = CUDA_SUCCESS;
+
+	pthread_mutex_lock(&s->lock);
+	if (s->nwaits < STREAM_MAX_PENDING_WAITS)
+		s->waits[s->nwaits++] = *wait;
+	else
+		res = result_from_errno(kmd_syncobj_wait(s->ctx->dev->fd,
+							 wait->syncobj,
+							 wait->point));
+	pthread_mutex_unlock(&s->lock);
+	return res;
 }
 
 CUresult stream_launch(struct CUstream_st *s, struct launch_record *rec)
@@ -163,14 +237,13 @@ CUresult stream_launch(struct CUstream_st *s, struct launch_record *rec)
 				   rec->launch.block[1] * rec->launch.block[2],
 		},
 	};
-	int err;
+	CUresult res;
 
 	reap(s);
-	err = submit(s, &cmd, 1, &rec->point);
-	if (err == -EIO)
-		return ctx_check_fault(s->ctx);
-	if (err)
-		return result_from_errno(err);
+	res = stream_submit(s, DRM_VCUDA_ENGINE_COMPUTE, &cmd, 1, NULL,
+			    &rec->point);
+	if (res != CUDA_SUCCESS)
+		return res;
 	/* Queued: the record lives until the timeline passes its point. */
 	pthread_mutex_lock(&s->lock);
 	if (s->pending_tail)
@@ -215,7 +288,9 @@ void stream_destroy(struct CUstream_st *s)
 		}
 	}
 	pthread_mutex_unlock(&ctx->lock);
-	kmd_queue_destroy(ctx->dev->fd, s->queue_id);
+	kmd_queue_destroy(ctx->dev->fd, s->compute_queue);
+	if (s->copy_queue)
+		kmd_queue_destroy(ctx->dev->fd, s->copy_queue);
 	kmd_syncobj_destroy(ctx->dev->fd, s->syncobj);
 	/* Whatever is left was cancelled with the queue. */
 	reap_locked(s, UINT64_MAX);

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Streams: a compute queue of the kernel plus a timeline syncobj. Every
- * submission signals the next point of the timeline, so "is the stream
- * done up to here" is a syncobj wait.
+ * Streams: a compute queue (and, once needed, a copy queue) of the kernel
+ * plus one timeline syncobj. Every submission signals the next point of
+ * the timeline, so "is the stream done up to here" is a syncobj wait,
+ * and work on one queue waits for the stream's earlier work on the other.
  */
 #ifndef VCUDA_STREAM_H
 #define VCUDA_STREAM_H
@@ -12,19 +13,34 @@
 
 #include <cuda.h>
 
+#include "vcuda_drm.h"
+
 struct CUctx_st;
 struct launch_record;
 
+/* A timeline point another piece of work must wait for. */
+struct timeline_point {
+	uint32_t syncobj;
+	uint64_t point;
+};
+
+#define STREAM_MAX_PENDING_WAITS 32
+
 struct CUstream_st {
 	struct CUctx_st *ctx;
-	uint32_t queue_id;
+	uint32_t compute_queue;
+	uint32_t copy_queue;		/* 0 until the first copy */
 	uint32_t syncobj;
 	unsigned int flags;
 	int priority;
 
-	pthread_mutex_t lock;		/* submitted, pending */
+	pthread_mutex_t lock;		/* everything below */
 	uint64_t submitted;		/* last timeline point submitted */
+	uint32_t last_queue;		/* queue of that submission */
 	struct launch_record *pending_head, *pending_tail;
+	/* Waits for the next submission (cuStreamWaitEvent). */
+	struct timeline_point waits[STREAM_MAX_PENDING_WAITS];
+	unsigned int nwaits;
 
 	struct CUstream_st *next;	/* ctx->streams */
 };
@@ -35,6 +51,19 @@ void stream_destroy(struct CUstream_st *stream);
 
 /* The stream a handle names in @ctx (0 and the special handles included). */
 struct CUstream_st *stream_resolve(struct CUctx_st *ctx, CUstream handle);
+
+/*
+ * Submits one job of @count commands to @stream's queue for @engine, after
+ * all earlier work of the stream, and signals the stream's next timeline
+ * point (returned in @point) plus @extra, if given.
+ */
+CUresult stream_submit(struct CUstream_st *stream, uint32_t engine,
+		       const struct drm_vcuda_cmd *cmds, uint32_t count,
+		       const struct timeline_point *extra, uint64_t *point);
+
+/* Makes the stream's next submission wait for @wait. */
+CUresult stream_add_wait(struct CUstream_st *stream,
+			 const struct timeline_point *wait);
 
 /* Queues @rec on @stream; on success the stream owns it. */
 CUresult stream_launch(struct CUstream_st *stream, struct launch_record *rec);

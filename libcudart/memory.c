@@ -125,6 +125,55 @@ CUDART_EXPORT cudaError_t cudaMemcpy(void *dst, const void *src, size_t count,
 	return rt_return(rt_error(copy(dst, src, count, kind)));
 }
 
+static CUresult copy_async(void *dst, const void *src, size_t count,
+			   enum cudaMemcpyKind kind, CUstream stream)
+{
+	CUdeviceptr d = (uintptr_t)dst, s = (uintptr_t)src;
+
+	switch (kind) {
+	case cudaMemcpyHostToDevice:
+		return cuMemcpyHtoDAsync(d, src, count, stream);
+	case cudaMemcpyDeviceToHost:
+		return cuMemcpyDtoHAsync(dst, s, count, stream);
+	case cudaMemcpyDeviceToDevice:
+		return cuMemcpyDtoDAsync(d, s, count, stream);
+	case cudaMemcpyHostToHost:
+	case cudaMemcpyDefault:
+		return cuMemcpyAsync(d, s, count, stream);
+	default:
+		return CUDA_ERROR_INVALID_VALUE;
+	}
+}
+
+CUDART_EXPORT cudaError_t cudaMemcpyAsync(void *dst, const void *src,
+					  size_t count,
+					  enum cudaMemcpyKind kind,
+					  cudaStream_t stream)
+{
+	CUcontext ctx;
+	cudaError_t err = rt_enter(&ctx);
+
+	if (err != cudaSuccess)
+		return rt_return(err);
+	if ((unsigned int)kind > cudaMemcpyDefault)
+		return rt_return(cudaErrorInvalidMemcpyDirection);
+	return rt_return(rt_error(copy_async(dst, src, count, kind,
+					     (CUstream)stream)));
+}
+
+CUDART_EXPORT cudaError_t cudaMemsetAsync(void *ptr, int value, size_t count,
+					  cudaStream_t stream)
+{
+	CUcontext ctx;
+	cudaError_t err = rt_enter(&ctx);
+
+	if (err != cudaSuccess)
+		return rt_return(err);
+	return rt_return(rt_error(cuMemsetD8Async((uintptr_t)ptr,
+						  (unsigned char)value, count,
+						  (CUstream)stream)));
+}
+
 CUDART_EXPORT cudaError_t cudaMemset(void *ptr, int value, size_t count)
 {
 	CUcontext ctx;

@@ -82,3 +82,34 @@ CUDART_EXPORT cudaError_t cudaStreamGetFlags(cudaStream_t stream,
 		return rt_return(err);
 	return rt_return(rt_error(cuStreamGetFlags((CUstream)stream, flags)));
 }
+
+CUDART_EXPORT cudaError_t cudaLaunchHostFunc(cudaStream_t stream,
+					     cudaHostFn_t fn, void *data)
+{
+	CUcontext ctx;
+	cudaError_t err = rt_enter(&ctx);
+
+	if (err != cudaSuccess)
+		return rt_return(err);
+	return rt_return(rt_error(cuLaunchHostFunc((CUstream)stream,
+						   (CUhostFn)fn, data)));
+}
+
+CUDART_EXPORT cudaError_t cudaStreamAddCallback(cudaStream_t stream,
+						cudaStreamCallback_t callback,
+						void *data, unsigned int flags)
+{
+	CUcontext ctx;
+	cudaError_t err = rt_enter(&ctx);
+
+	if (err != cudaSuccess)
+		return rt_return(err);
+	/*
+	 * The runtime's callback type differs from the driver's only in
+	 * naming the stream and the error by their runtime types, which are
+	 * the same values.
+	 */
+	return rt_return(rt_error(cuStreamAddCallback(
+		(CUstream)stream, (CUstreamCallback)(void (*)(void))callback,
+		data, flags)));
+}

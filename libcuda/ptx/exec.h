@@ -199,6 +199,7 @@ struct warp {
 	uint32_t live;		/* lanes that have not exited */
 	uint32_t state;		/* enum warp_state */
 	uint32_t budget;	/* taken backward branches before yielding */
+	uint32_t cc;		/* CC.CF of each lane (add.cc, addc, ...) */
 	const struct xinsn *ip;	/* where to resume */
 	const struct xfunc *func;	/* function being executed */
 	struct cta *cta;
@@ -363,6 +364,9 @@ bool lower_atom(struct lower_ctx *c, const struct ir_insn *in);
 bool lower_ctrl(struct lower_ctx *c, const struct ir_insn *in);
 bool lower_warp(struct lower_ctx *c, const struct ir_insn *in);
 bool lower_mbarrier(struct lower_ctx *c, const struct ir_insn *in);
+/* .cc/addc/subc/madc and add/sub/mad .sat (exec_carry.c) */
+bool lower_carry(struct lower_ctx *c, const struct ir_insn *in);
+bool lower_saturating(struct lower_ctx *c, const struct ir_insn *in);
 
 /* Control handlers that lower.c places itself. */
 const struct xinsn *x_reconv(struct warp *w, const struct xinsn *ip);

@@ -609,8 +609,11 @@ bool lower_int(struct lower_ctx *c, const struct ir_insn *in)
 {
 	unsigned t = in->ntypes ? in->types[0] : PTX_T_NONE;
 	unsigned size = ptx_type_size(t);
-	if (in->flags & (1u << FL_CC) || in->flags & (1u << FL_SAT))
-		return lower_unsupported(c, ".cc/.sat");
+	if (in->flags & (1u << FL_CC) || in->op == OP_ADDC ||
+	    in->op == OP_SUBC || in->op == OP_MADC)
+		return lower_carry(c, in);
+	if (in->flags & (1u << FL_SAT))
+		return lower_saturating(c, in);
 	switch (in->op) {
 	case OP_ADD:
 		return emit_alu(c, in, by_size(size, add_16, add_32, add_64),

@@ -364,11 +364,16 @@ static bool vector_refs(struct lower_ctx *c, const struct ir_operand *v,
 	return true;
 }
 
+static bool lower_ldst_b128(struct lower_ctx *c, const struct ir_insn *in,
+			    bool is_store);
+
 static bool lower_ldst(struct lower_ctx *c, const struct ir_insn *in,
 		       bool is_store)
 {
 	unsigned t = in->ntypes ? in->types[0] : PTX_T_NONE;
 	unsigned size = ptx_type_size(t), n = in->vec;
+	if (size == 16 && n == 1 && in->opnd[is_store].kind == OPND_REG)
+		return lower_ldst_b128(c, in, is_store);
 	if (in->nopnds != 2 || !size || size > 8 || n > 8)
 		return lower_unsupported(c, "type or operands");
 	const struct ir_operand *addr = &in->opnd[is_store ? 0 : 1];
@@ -399,6 +404,38 @@ static bool lower_ldst(struct lower_ctx *c, const struct ir_insn *in,
 		x->b = v;
 	else
 		x->d = v;
+	return true;
+}
+
+/* ld/st .b128: the register's two 64-bit halves, as a .v2.b64 access
+ * (16-byte aligned, as the ISA requires). */
+static bool lower_ldst_b128(struct lower_ctx *c, const struct ir_insn *in,
+			    bool is_store)
+{
+	const struct ir_operand *addr = &in->opnd[is_store ? 0 : 1];
+	const struct ir_operand *val = &in->opnd[is_store ? 1 : 0];
+	xref base, *vec = arena_alloc(&c->prog->arena, 2 * sizeof(xref));
+	int64_t off;
+	enum xspace sp;
+	bool frame_rel;
+	if (in->nopnds != 2 || ptx_type_size(reg_type(c, val)) != 16)
+		return lower_unsupported(c, "b128 operands");
+	if (!vec)
+		return lower_nomem(c);
+	if (!ref_addr(c, addr, in->space, &base, &off, &sp, &frame_rel) ||
+	    !ref_src(c, val, PTX_T_B64, &vec[0]))
+		return false;
+	vec[1] = vec[0] + LANE_BYTES;
+	struct xinsn *x = emit(c, is_store ? st_handlers[sp] : ld_handlers[sp]);
+	if (!x)
+		return lower_nomem(c);
+	x->a = base;
+	x->imm = off;
+	x->frame_rel = frame_rel;
+	x->size = 8;
+	x->vec = 2;
+	x->aux = vec;
+	x->mode16 = in->sem;
 	return true;
 }
 

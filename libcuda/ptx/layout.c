@@ -222,7 +222,9 @@ static bool layout_registers(struct lower_ctx *c)
 		if (f->regs[i].type == PTX_T_PRED)
 			continue;
 		xf->reg_off[i] = (uint32_t)off;
-		off += LANE_BYTES * f->regs[i].vec;
+		/* a .b128 register is two 64-bit slots, low half first */
+		off += LANE_BYTES * f->regs[i].vec *
+		       (ptx_type_size(f->regs[i].type) > 8 ? 2 : 1);
 	}
 	for (uint32_t i = 0; i < f->nregs; i++) {
 		if (f->regs[i].type != PTX_T_PRED)

@@ -425,7 +425,7 @@ static lower_fn family(const struct ir_insn *in)
 	case OP_POPC: case OP_CLZ: case OP_BFIND: case OP_BREV: case OP_BFE:
 	case OP_BFI: case OP_PRMT: case OP_LOP3: case OP_SHF: case OP_BMSK:
 	case OP_SAD: case OP_DP4A: case OP_DP2A: case OP_FNS: case OP_SZEXT:
-	case OP_VABSDIFF4:
+	case OP_VABSDIFF4: case OP_ADDC: case OP_SUBC: case OP_MADC:
 		return lower_int;
 	case OP_SETP: case OP_SET: case OP_SELP: case OP_SLCT:
 		return lower_cmp;

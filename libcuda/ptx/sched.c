@@ -213,6 +213,7 @@ static void init_warp(struct cta *cta, struct warp *w, uint32_t index)
 	w->active = w->live;
 	w->state = WARP_RUNNABLE;
 	w->budget = BRANCH_BUDGET;
+	w->cc = 0;
 	w->depth = 0;
 	w->calls = 0;
 	struct stack_entry base = { .mask = w->live, .kind = ENTRY_NORMAL };
