@@ -84,6 +84,7 @@ CUresult ctx_create(struct vc_device *dev, unsigned int flags, int primary,
 	pthread_mutex_init(&ctx->callbacks_lock, NULL);
 	pthread_cond_init(&ctx->callbacks_done, NULL);
 	atomic_init(&ctx->sticky, CUDA_SUCCESS);
+	ctx_limits_init(ctx);
 	err = kmd_ctx_create(dev->fd, &ctx->ctx_id);
 	if (err) {
 		res = err == -EPERM || err == -EBUSY

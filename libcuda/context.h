@@ -19,6 +19,8 @@ struct range_snapshot;
 struct slot_page;
 
 #define CTX_DISPATCHERS 2
+/* Size of CUlimit's range (CU_LIMIT_MAX). */
+#define CTX_LIMITS CU_LIMIT_MAX
 
 struct CUctx_st {
 	struct vc_device *dev;
@@ -51,6 +53,9 @@ struct CUctx_st {
 	pthread_cond_t callbacks_done;
 	unsigned int callbacks_running;
 
+	/* cuCtxSetLimit values, by CUlimit (limits.c). */
+	size_t limits[CTX_LIMITS];
+
 	/* First error that poisoned the context (CUDA_SUCCESS if none). */
 	_Atomic CUresult sticky;
 	char fault_message[320];
@@ -78,6 +83,9 @@ CUresult ctx_check_fault(struct CUctx_st *ctx);
 
 /* Records the first fault of the context, with a message for VCUDA_DEBUG. */
 void ctx_set_fault(struct CUctx_st *ctx, CUresult error, const char *message);
+
+/* Sets the context's limits to CUDA's defaults. */
+void ctx_limits_init(struct CUctx_st *ctx);
 
 /* The CUresult a kernel fault kind becomes. */
 CUresult fault_kind_result(uint32_t fault_kind);

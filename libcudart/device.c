@@ -235,3 +235,25 @@ CUDART_EXPORT cudaError_t cudaDeviceCanAccessPeer(int *can, int device,
 		return rt_return(cudaErrorInvalidValue);
 	return rt_return(rt_error(cuDeviceCanAccessPeer(can, device, peer)));
 }
+
+CUDART_EXPORT cudaError_t cudaDeviceSetLimit(enum cudaLimit limit, size_t value)
+{
+	CUcontext ctx;
+	cudaError_t err = rt_enter(&ctx);
+
+	if (err != cudaSuccess)
+		return rt_return(err);
+	/* cudaLimit and CUlimit share their values. */
+	return rt_return(rt_error(cuCtxSetLimit((CUlimit)limit, value)));
+}
+
+CUDART_EXPORT cudaError_t cudaDeviceGetLimit(size_t *value,
+					     enum cudaLimit limit)
+{
+	CUcontext ctx;
+	cudaError_t err = rt_enter(&ctx);
+
+	if (err != cudaSuccess)
+		return rt_return(err);
+	return rt_return(rt_error(cuCtxGetLimit(value, (CUlimit)limit)));
+}

@@ -205,3 +205,44 @@ CUDART_EXPORT cudaError_t cudaFuncSetCacheConfig(const void *func,
 	/* cudaFuncCache and CUfunc_cache share their values. */
 	return rt_return(rt_error(cuFuncSetCacheConfig(f, (CUfunc_cache)config)));
 }
+
+CUDART_EXPORT cudaError_t
+cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *blocks,
+						       const void *func,
+						       int block_size,
+						       size_t dynamic_shared,
+						       unsigned int flags)
+{
+	CUfunction f;
+	cudaError_t err = stub_function(func, cudaErrorInvalidDeviceFunction, &f);
+
+	if (err != cudaSuccess)
+		return rt_return(err);
+	/* cudaOccupancy* flags are the driver's CU_OCCUPANCY_* values. */
+	return rt_return(rt_error(
+		cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
+			blocks, f, block_size, dynamic_shared, flags)));
+}
+
+CUDART_EXPORT cudaError_t
+cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, const void *func,
+					      int block_size,
+					      size_t dynamic_shared)
+{
+	return cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
+		blocks, func, block_size, dynamic_shared, cudaOccupancyDefault);
+}
+
+CUDART_EXPORT cudaError_t
+cudaOccupancyAvailableDynamicSMemPerBlock(size_t *dynamic_shared,
+					  const void *func, int blocks,
+					  int block_size)
+{
+	CUfunction f;
+	cudaError_t err = stub_function(func, cudaErrorInvalidDeviceFunction, &f);
+
+	if (err != cudaSuccess)
+		return rt_return(err);
+	return rt_return(rt_error(cuOccupancyAvailableDynamicSMemPerBlock(
+		dynamic_shared, f, blocks, block_size)));
+}

@@ -94,11 +94,56 @@ static bool lower_vector_mov(struct lower_ctx *c, const struct ir_insn *in,
 	return true;
 }
 
+/* A move of one 64-bit slot: @d and @a are already resolved. */
+static bool emit_slot_mov(struct lower_ctx *c, xref d, xref a)
+{
+	struct xinsn *x = emit(c, x_mov);
+	if (!x)
+		return lower_nomem(c);
+	x->d = d;
+	x->a = a;
+	return true;
+}
+
+/* mov.b128: registers of two slots, packed from or unpacked to two
+ * 64-bit halves (low first), or copied whole. */
+static bool lower_mov_b128(struct lower_ctx *c, const struct ir_insn *in)
+{
+	const struct ir_operand *dst = &in->opnd[0], *src = &in->opnd[1];
+	xref d[2], a[2];
+	bool vd = dst->kind == OPND_VEC, vs = src->kind == OPND_VEC;
+	if ((vd && dst->reg2 != 2) || (vs && src->reg2 != 2) || (vd && vs))
+		return lower_unsupported(c, "vector shape");
+	for (unsigned i = 0; i < 2; i++) {
+		if (vd && !ref_dst(c, &ir_vec_elems(c->f, dst)[i], &d[i]))
+			return false;
+		if (vs && !ref_src(c, &ir_vec_elems(c->f, src)[i], PTX_T_B64,
+				   &a[i]))
+			return false;
+	}
+	if (!vd && !ref_dst(c, dst, &d[0]))
+		return false;
+	if (!vs && src->kind != OPND_REG)
+		return lower_unsupported(c, "b128 source");
+	if (!vs && !ref_src(c, src, PTX_T_B64, &a[0]))
+		return false;
+	if (!vd)
+		d[1] = d[0] + LANE_BYTES;
+	if (!vs)
+		a[1] = a[0] + LANE_BYTES;
+	if (a[0] == d[1])	/* overlapping halves: copy the high one first */
+		return emit_slot_mov(c, d[1], a[1]) &&
+		       emit_slot_mov(c, d[0], a[0]);
+	return emit_slot_mov(c, d[0], a[0]) && emit_slot_mov(c, d[1], a[1]);
+}
+
 bool lower_mov(struct lower_ctx *c, const struct ir_insn *in)
 {
 	unsigned t = in->ntypes ? in->types[0] : PTX_T_NONE;
 	if (in->nopnds != 2 || in->vec > 1)
 		return lower_unsupported(c, "operands");
+	if (ptx_type_size(t) == 16)
+		return lower_mov_b128(c, in);
 	if (in->opnd[0].kind == OPND_VEC)
 		return lower_vector_mov(c, in, t, false);
 	if (in->opnd[1].kind == OPND_VEC)

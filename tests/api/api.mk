@@ -3,7 +3,7 @@
 # expected output (tests/api/*.expected) was recorded on an NVIDIA H100.
 
 API_TESTS := $(B)/tests/api/driver_api $(B)/tests/api/error_strings \
-	$(B)/tests/api/stream_api \
+	$(B)/tests/api/stream_api $(B)/tests/api/limits_api \
 	$(B)/tests/api/runtime_api
 
 $(B)/tests/api/driver_api: $(TOP)/tests/api/driver_api.c $(LIBCUDA)
@@ -21,5 +21,9 @@ $(B)/tests/api/runtime_api: $(TOP)/tests/api/runtime_api.cu
 ALL_TARGETS += $(API_TESTS)
 
 $(B)/tests/api/stream_api: $(TOP)/tests/api/stream_api.cu
+	@mkdir -p $(@D)
+	$(NVCC) $(SAMPLE_NVCC_FLAGS) -o $@ $<
+
+$(B)/tests/api/limits_api: $(TOP)/tests/api/limits_api.cu
 	@mkdir -p $(@D)
 	$(NVCC) $(SAMPLE_NVCC_FLAGS) -o $@ $<

@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Context limits (cuCtxSetLimit / cudaDeviceSetLimit). The values are the
+ * context's; the executor reads the stack, printf FIFO and heap sizes at
+ * launch.
+ */
+#include "api.h"
+#include "context.h"
+
+/* Defaults, as CUDA reports them on a compute-capability 8.x/9.0 GPU. */
+static const size_t default_limits[CTX_LIMITS] = {
+	[CU_LIMIT_STACK_SIZE] = 1024,
+	[CU_LIMIT_PRINTF_FIFO_SIZE] = 1 << 20,
+	[CU_LIMIT_MALLOC_HEAP_SIZE] = 8 << 20,
+	[CU_LIMIT_DEV_RUNTIME_SYNC_DEPTH] = 2,
+	[CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT] = 2048,
+	[CU_LIMIT_MAX_L2_FETCH_GRANULARITY] = 32,
+	[CU_LIMIT_PERSISTING_L2_CACHE_SIZE] = 0,
+};
+
+void ctx_limits_init(struct CUctx_st *ctx)
+{
+	for (int i = 0; i < CTX_LIMITS; i++)
+		ctx->limits[i] = default_limits[i];
+}
+
+static int known_limit(CUlimit limit)
+{
+	return limit >= 0 && limit < CTX_LIMITS &&
+	       limit != CU_LIMIT_SHMEM_SIZE && limit != CU_LIMIT_CIG_ENABLED &&
+	       limit != CU_LIMIT_CIG_SHMEM_FALLBACK_ENABLED;
+}
+
+CUDA_EXPORT CUresult cuCtxGetLimit(size_t *value, CUlimit limit)
+{
+	struct CUctx_st *ctx;
+	CUresult res = ctx_enter(&ctx);
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	if (!value || !known_limit(limit))
+		return CUDA_ERROR_UNSUPPORTED_LIMIT;
+	*value = ctx->limits[limit];
+	return CUDA_SUCCESS;
+}
+
+CUDA_EXPORT CUresult cuCtxSetLimit(CUlimit limit, size_t value)
+{
+	struct CUctx_st *ctx;
+	CUresult res = ctx_enter(&ctx);
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	if (!known_limit(limit))
+		return CUDA_ERROR_UNSUPPORTED_LIMIT;
+	switch (limit) {
+	case CU_LIMIT_MAX_L2_FETCH_GRANULARITY:
+		/* A hint between 0 and 128 bytes, a power of two. */
+		if (value > 128 || (value & (value - 1)))
+			return CUDA_ERROR_INVALID_VALUE;
+		break;
+	case CU_LIMIT_PERSISTING_L2_CACHE_SIZE:
+		/* No cache to set aside on a virtual GPU. */
+		value = 0;
+		break;
+	default:
+		break;
+	}
+	ctx->limits[limit] = value;
+	return CUDA_SUCCESS;
+}
