@@ -16,6 +16,7 @@ static struct vc_alloc *table;
 static size_t table_len, table_cap;
 /* Bumped on every change, so contexts know their snapshot is stale. */
 static uint64_t table_generation = 1;
+static uint64_t next_id = 1;
 
 /* Index of the first entry whose va is > @addr. */
 static size_t upper_bound(uint64_t addr)
@@ -52,6 +53,7 @@ int alloc_table_insert(const struct vc_alloc *alloc)
 	at = upper_bound(alloc->va);
 	memmove(&table[at + 1], &table[at], (table_len - at) * sizeof(*table));
 	table[at] = *alloc;
+	table[at].id = next_id++;
 	table_len++;
 	table_generation++;
 	pthread_rwlock_unlock(&table_lock);

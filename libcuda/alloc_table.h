@@ -20,6 +20,7 @@ struct CUctx_st;
 enum alloc_kind {
 	ALLOC_DEVICE,		/* cuMemAlloc, module variables */
 	ALLOC_HOST,		/* cuMemAllocHost / cuMemHostAlloc */
+	ALLOC_MANAGED,		/* cuMemAllocManaged: device memory, CPU too */
 };
 
 struct vc_alloc {
@@ -30,6 +31,7 @@ struct vc_alloc {
 	uint32_t bo;		/* GEM handle on ctx's device */
 	enum alloc_kind kind;
 	unsigned int flags;
+	uint64_t id;		/* process-wide, never reused (buffer id) */
 };
 
 /* Immutable, reference-counted list of a context's ranges for launches. */

@@ -73,6 +73,10 @@ static const struct {
 	{ CU_DEVICE_ATTRIBUTE_HOST_NATIVE_ATOMIC_SUPPORTED, 1 },
 	{ CU_DEVICE_ATTRIBUTE_CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM, 1 },
 	{ CU_DEVICE_ATTRIBUTE_UNIFIED_FUNCTION_POINTERS, 1 },
+	/* Managed memory is mapped in the process: coherent, no migration. */
+	{ CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY, 1 },
+	{ CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS, 1 },
+	{ CU_DEVICE_ATTRIBUTE_DIRECT_MANAGED_MEM_ACCESS_FROM_HOST, 1 },
 };
 
 static int fixed_value(CUdevice_attribute attr, int *value)

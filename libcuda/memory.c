@@ -76,6 +76,7 @@ CUresult mem_alloc(struct CUctx_st *ctx, uint64_t size, enum alloc_kind kind,
 	uint64_t mapped_size = round_up(size, PAGE_SIZE);
 	uint32_t placement = kind == ALLOC_HOST ? DRM_VCUDA_BO_PLACEMENT_HOST
 						: DRM_VCUDA_BO_PLACEMENT_DEVICE;
+	uint32_t bo_flags = kind == ALLOC_HOST ? flags : 0;
 	struct vc_alloc alloc = {
 		.size = size,
 		.mapped_size = mapped_size,
@@ -89,9 +90,10 @@ CUresult mem_alloc(struct CUctx_st *ctx, uint64_t size, enum alloc_kind kind,
 	if (size == 0 || mapped_size < size)
 		return CUDA_ERROR_INVALID_VALUE;
 	/* More than the device has is "out of memory" in CUDA, not invalid. */
-	if (kind == ALLOC_DEVICE && size > ctx->dev->info.vram_size)
+	if (kind != ALLOC_HOST && size > ctx->dev->info.vram_size)
 		return CUDA_ERROR_OUT_OF_MEMORY;
-	err = kmd_bo_create(ctx->dev->fd, mapped_size, placement, 0, &alloc.bo);
+	err = kmd_bo_create(ctx->dev->fd, mapped_size, placement, bo_flags,
+			    &alloc.bo);
 	if (err)
 		return result_from_errno(err);
 	res = map_bo(ctx, alloc.bo, mapped_size, &alloc.va);
@@ -142,8 +144,12 @@ CUDA_EXPORT CUresult cuMemAlloc(CUdeviceptr *dptr, size_t bytesize)
 	return res;
 }
 
-/* Frees @va, which must be an allocation of @kind; synchronizes first. */
-static CUresult free_kind(uint64_t va, enum alloc_kind kind)
+/*
+ * Frees @va, which must start an allocation of kind @kind (or @also);
+ * synchronizes first.
+ */
+static CUresult free_kind(uint64_t va, enum alloc_kind kind,
+			  enum alloc_kind also)
 {
 	struct CUctx_st *ctx;
 	struct vc_alloc alloc;
@@ -153,7 +159,8 @@ static CUresult free_kind(uint64_t va, enum alloc_kind kind)
 		return res;
 	if (va == 0)
 		return CUDA_SUCCESS;
-	if (!alloc_table_find(va, &alloc) || alloc.va != va || alloc.kind != kind)
+	if (!alloc_table_find(va, &alloc) || alloc.va != va ||
+	    (alloc.kind != kind && alloc.kind != also))
 		return CUDA_ERROR_INVALID_VALUE;
 	/* Work in flight may still use the memory, as cuMemFree promises. */
 	res = ctx_synchronize(alloc.ctx);
@@ -164,7 +171,7 @@ static CUresult free_kind(uint64_t va, enum alloc_kind kind)
 
 CUDA_EXPORT CUresult cuMemFree(CUdeviceptr dptr)
 {
-	return free_kind(dptr, ALLOC_DEVICE);
+	return free_kind(dptr, ALLOC_DEVICE, ALLOC_MANAGED);
 }
 
 CUDA_EXPORT CUresult cuMemHostAlloc(void **pp, size_t bytesize,
@@ -198,7 +205,7 @@ CUDA_EXPORT CUresult cuMemAllocHost(void **pp, size_t bytesize)
 
 CUDA_EXPORT CUresult cuMemFreeHost(void *p)
 {
-	return free_kind((uintptr_t)p, ALLOC_HOST);
+	return free_kind((uintptr_t)p, ALLOC_HOST, ALLOC_HOST);
 }
 
 CUDA_EXPORT CUresult cuMemHostGetDevicePointer(CUdeviceptr *pdptr, void *p,
@@ -254,4 +261,27 @@ CUDA_EXPORT CUresult cuMemGetAddressRange(CUdeviceptr *base, size_t *size,
 	if (size)
 		*size = alloc.size;
 	return CUDA_SUCCESS;
+}
+
+/*
+ * Managed memory is device memory that the CPU may touch at any time: on
+ * vcuda every allocation is mapped in the process, so it is coherent for
+ * both, concurrently, with nothing to migrate.
+ */
+CUDA_EXPORT CUresult cuMemAllocManaged(CUdeviceptr *dptr, size_t bytesize,
+				       unsigned int flags)
+{
+	struct CUctx_st *ctx;
+	CUresult res = ctx_enter(&ctx);
+	uint64_t va;
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	if (!dptr || bytesize == 0 ||
+	    (flags != CU_MEM_ATTACH_GLOBAL && flags != CU_MEM_ATTACH_HOST))
+		return CUDA_ERROR_INVALID_VALUE;
+	res = mem_alloc(ctx, bytesize, ALLOC_MANAGED, flags, &va);
+	if (res == CUDA_SUCCESS)
+		*dptr = va;
+	return res;
 }

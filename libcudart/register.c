@@ -59,10 +59,34 @@ CUDART_EXPORT void __cudaRegisterFatBinaryEnd(void **handle)
 	(void)handle;	/* loading is lazy */
 }
 
+/*
+ * nvcc's code calls this before host code first touches a __managed__
+ * variable of the image: load the module on the current device and point
+ * each managed variable's host pointer at its (process-visible) storage.
+ */
 CUDART_EXPORT char __cudaInitModule(void **handle)
 {
-	/* Asked for by managed-variable start-up; loading stays lazy. */
-	return handle != NULL;
+	struct rt_fatbin *fb = (struct rt_fatbin *)handle;
+	CUmodule module;
+	CUcontext ctx;
+
+	if (!fb || rt_enter(&ctx) != cudaSuccess ||
+	    rt_fatbin_module(fb, rt_current_device(), &module) != cudaSuccess)
+		return 0;
+	pthread_mutex_lock(&registry_lock);
+	for (size_t b = 0; b < BUCKETS; b++) {
+		for (struct rt_variable *v = variables[b]; v; v = v->next) {
+			CUdeviceptr addr;
+
+			if (v->fatbin != fb || !v->managed_ptr)
+				continue;
+			if (cuModuleGetGlobal(&addr, NULL, module,
+					      v->device_name) == CUDA_SUCCESS)
+				*v->managed_ptr = (void *)(uintptr_t)addr;
+		}
+	}
+	pthread_mutex_unlock(&registry_lock);
+	return 1;
 }
 
 static void forget_functions_of(struct rt_fatbin *fb)
@@ -175,6 +199,29 @@ CUDART_EXPORT void __cudaRegisterVar(void **handle, char *hostVar,
 	var->next = variables[b];
 	variables[b] = var;
 	pthread_mutex_unlock(&registry_lock);
+}
+
+CUDART_EXPORT void __cudaRegisterManagedVar(void **handle,
+					    void **hostVarPtrAddress,
+					    char *deviceAddress,
+					    const char *deviceName, int ext,
+					    size_t size, int constant,
+					    int global);
+
+CUDART_EXPORT void __cudaRegisterManagedVar(void **handle,
+					    void **hostVarPtrAddress,
+					    char *deviceAddress,
+					    const char *deviceName, int ext,
+					    size_t size, int constant,
+					    int global)
+{
+	struct rt_variable *var;
+
+	__cudaRegisterVar(handle, (char *)hostVarPtrAddress, deviceAddress,
+			  deviceName, ext, size, constant, global);
+	var = rt_variable_find(hostVarPtrAddress);
+	if (var)
+		var->managed_ptr = hostVarPtrAddress;
 }
 
 struct rt_function *rt_function_find(const void *host_fun)

@@ -33,6 +33,8 @@ struct rt_variable {
 	const void *host_var;
 	const char *device_name;
 	size_t size;
+	/* __managed__: where host code reads the variable's address. */
+	void **managed_ptr;
 	struct rt_variable *next;	/* hash chain */
 };
 

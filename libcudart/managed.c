@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Managed memory and pointer attributes. Managed allocations are device
+ * memory mapped in the process (see cuMemAllocManaged): coherent for CPU
+ * and device at all times, so prefetches, advice and stream attachment
+ * have nothing to move; they are checked and succeed, as they would on a
+ * system where all memory is shared.
+ */
+#include <stdint.h>
+
+#include "rt.h"
+
+CUDART_EXPORT cudaError_t cudaMallocManaged(void **ptr, size_t size,
+					    unsigned int flags)
+{
+	CUcontext ctx;
+	CUdeviceptr dptr;
+	cudaError_t err = rt_enter(&ctx);
+
+	if (err != cudaSuccess)
+		return rt_return(err);
+	if (!ptr)
+		return rt_return(cudaErrorInvalidValue);
+	/* cudaMemAttach* and CU_MEM_ATTACH_* share their values. */
+	err = rt_error(cuMemAllocManaged(&dptr, size, flags));
+	if (err == cudaSuccess)
+		*ptr = (void *)(uintptr_t)dptr;
+	return rt_return(err);
+}
+
+/* cudaSuccess if [ptr, ptr + count) is managed memory. */
+static cudaError_t check_managed(const void *ptr, size_t count)
+{
+	CUdeviceptr start = 0;
+	size_t size = 0;
+	int managed = 0;
+
+	if (cuPointerGetAttribute(&managed, CU_POINTER_ATTRIBUTE_IS_MANAGED,
+				  (uintptr_t)ptr) != CUDA_SUCCESS || !managed)
+		return cudaErrorInvalidValue;
+	cuPointerGetAttribute(&start, CU_POINTER_ATTRIBUTE_RANGE_START_ADDR,
+			      (uintptr_t)ptr);
+	cuPointerGetAttribute(&size, CU_POINTER_ATTRIBUTE_RANGE_SIZE,
+			      (uintptr_t)ptr);
+	return count <= start + size - (uintptr_t)ptr ? cudaSuccess
+						      : cudaErrorInvalidValue;
+}
+
+static cudaError_t check_location(struct cudaMemLocation loc)
+{
+	int count = 0;
+
+	switch (loc.type) {
+	case cudaMemLocationTypeDevice:
+		cuDeviceGetCount(&count);
+		return loc.id >= 0 && loc.id < count ? cudaSuccess
+						     : cudaErrorInvalidDevice;
+	case cudaMemLocationTypeHost:
+	case cudaMemLocationTypeHostNuma:
+	case cudaMemLocationTypeHostNumaCurrent:
+		return cudaSuccess;
+	default:
+		return cudaErrorInvalidValue;
+	}
+}
+
+CUDART_EXPORT cudaError_t cudaMemPrefetchAsync(const void *ptr, size_t count,
+					       struct cudaMemLocation location,
+					       unsigned int flags,
+					       cudaStream_t stream)
+{
+	CUcontext ctx;
+	cudaError_t err = rt_enter(&ctx);
+
+	(void)stream;	/* nothing moves, so nothing to order */
+	if (err == cudaSuccess && flags != 0)
+		err = cudaErrorInvalidValue;
+	if (err == cudaSuccess)
+		err = check_location(location);
+	if (err == cudaSuccess)
+		err = check_managed(ptr, count);
+	return rt_return(err);
+}
+
+CUDART_EXPORT cudaError_t cudaMemAdvise(const void *ptr, size_t count,
+					enum cudaMemoryAdvise advice,
+					struct cudaMemLocation location)
+{
+	CUcontext ctx;
+	cudaError_t err = rt_enter(&ctx);
+
+	if (err == cudaSuccess && (advice < cudaMemAdviseSetReadMostly ||
+				   advice > cudaMemAdviseUnsetAccessedBy))
+		err = cudaErrorInvalidValue;
+	if (err == cudaSuccess && advice != cudaMemAdviseSetReadMostly &&
+	    advice != cudaMemAdviseUnsetReadMostly)
+		err = check_location(location);
+	if (err == cudaSuccess)
+		err = check_managed(ptr, count);
+	return rt_return(err);
+}
+
+CUDART_EXPORT cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream,
+						   void *ptr, size_t length,
+						   unsigned int flags)
+{
+	CUcontext ctx;
+	cudaError_t err = rt_enter(&ctx);
+
+	(void)stream;
+	if (err == cudaSuccess && flags != cudaMemAttachGlobal &&
+	    flags != cudaMemAttachHost && flags != cudaMemAttachSingle)
+		err = cudaErrorInvalidValue;
+	if (err == cudaSuccess)
+		err = check_managed(ptr, length);
+	return rt_return(err);
+}
+
+CUDART_EXPORT cudaError_t cudaPointerGetAttributes(
+	struct cudaPointerAttributes *attr, const void *ptr)
+{
+	CUpointer_attribute which[] = {
+		CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
+		CU_POINTER_ATTRIBUTE_IS_MANAGED,
+		CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL,
+		CU_POINTER_ATTRIBUTE_DEVICE_POINTER,
+		CU_POINTER_ATTRIBUTE_HOST_POINTER,
+	};
+	unsigned int type = 0;
+	int managed = 0, device = -2;
+	CUdeviceptr dptr = 0;
+	void *hptr = NULL;
+	void *data[] = { &type, &managed, &device, &dptr, &hptr };
+	cudaError_t err = rt_init();
+
+	if (err != cudaSuccess)
+		return rt_return(err);
+	if (!attr)
+		return rt_return(cudaErrorInvalidValue);
+	cuPointerGetAttributes(5, which, data, (uintptr_t)ptr);
+	attr->type = managed ? cudaMemoryTypeManaged :
+		     type == CU_MEMORYTYPE_DEVICE ? cudaMemoryTypeDevice :
+		     type == CU_MEMORYTYPE_HOST ? cudaMemoryTypeHost :
+		     cudaMemoryTypeUnregistered;
+	attr->device = device;
+	attr->devicePointer = (void *)(uintptr_t)dptr;
+	attr->hostPointer = hptr;
+	return cudaSuccess;
+}
