@@ -132,8 +132,8 @@ static struct range_snapshot *build_snapshot(struct CUctx_st *ctx)
 			continue;
 		/* Kernels may touch the whole mapped pages, as on a GPU. */
 		snap->ranges[snap->count++] = (struct ptx_mem_range){
-			.start = table[i].va,
-			.end = table[i].va + table[i].mapped_size,
+			.start = table[i].map_va,
+			.end = table[i].map_va + table[i].mapped_size,
 			.writable = true,
 		};
 	}

@@ -21,11 +21,13 @@ enum alloc_kind {
 	ALLOC_DEVICE,		/* cuMemAlloc, module variables */
 	ALLOC_HOST,		/* cuMemAllocHost / cuMemHostAlloc */
 	ALLOC_MANAGED,		/* cuMemAllocManaged: device memory, CPU too */
+	ALLOC_REGISTERED,	/* cuMemHostRegister: the caller's own pages */
 };
 
 struct vc_alloc {
 	uint64_t va;
 	uint64_t size;		/* as requested */
+	uint64_t map_va;	/* page-aligned start of the mapping */
 	uint64_t mapped_size;	/* page-rounded, as mapped */
 	struct CUctx_st *ctx;
 	uint32_t bo;		/* GEM handle on ctx's device */

@@ -116,6 +116,16 @@ int kmd_bo_create(int fd, uint64_t size, uint32_t placement, uint32_t flags,
 	return err;
 }
 
+int kmd_bo_userptr(int fd, uint64_t addr, uint64_t size, uint32_t *handle)
+{
+	struct drm_vcuda_bo_userptr args = { .addr = addr, .size = size };
+	int err = kmd_ioctl(fd, DRM_IOCTL_VCUDA_BO_USERPTR, &args);
+
+	if (!err)
+		*handle = args.handle;
+	return err;
+}
+
 int kmd_bo_close(int fd, uint32_t handle)
 {
 	struct drm_gem_close args = { .handle = handle };
@@ -145,10 +155,10 @@ static int vm_bind_one(int fd, uint32_t ctx_id,
 }
 
 int kmd_vm_map(int fd, uint32_t ctx_id, uint32_t handle, uint64_t va,
-	       uint64_t size)
+	       uint64_t size, uint32_t flags)
 {
 	struct drm_vcuda_vm_bind_op op = {
-		.flags = DRM_VCUDA_VM_BIND_OP_MAP,
+		.flags = DRM_VCUDA_VM_BIND_OP_MAP | flags,
 		.bo_handle = handle,
 		.va = va,
 		.size = size,

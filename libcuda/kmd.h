@@ -26,10 +26,13 @@ int kmd_ctx_get_state(int fd, uint32_t ctx_id,
 
 int kmd_bo_create(int fd, uint64_t size, uint32_t placement, uint32_t flags,
 		  uint32_t *handle);
+/* A buffer object of the caller's pages [addr, addr + size), pinned. */
+int kmd_bo_userptr(int fd, uint64_t addr, uint64_t size, uint32_t *handle);
 int kmd_bo_close(int fd, uint32_t handle);
 int kmd_bo_mmap_offset(int fd, uint32_t handle, uint64_t *offset);
+/* @flags: 0 or DRM_VCUDA_VM_BIND_READONLY. */
 int kmd_vm_map(int fd, uint32_t ctx_id, uint32_t handle, uint64_t va,
-	       uint64_t size);
+	       uint64_t size, uint32_t flags);
 int kmd_vm_unmap(int fd, uint32_t ctx_id, uint64_t va, uint64_t size);
 
 int kmd_queue_create(int fd, uint32_t ctx_id, uint32_t engine,

@@ -19,6 +19,7 @@
 #include "api.h"
 #include "alloc_table.h"
 #include "context.h"
+#include "memcpy.h"
 #include "stream.h"
 
 /* Whether @addr lies in any known allocation (of any context). */
@@ -167,13 +168,7 @@ CUDA_EXPORT CUresult cuMemsetD32(CUdeviceptr dst, unsigned int value, size_t n)
 
 /* --- Asynchronous copies and sets --- */
 
-enum range_kind {
-	RANGE_PAGEABLE,		/* not an allocation of the context */
-	RANGE_VISIBLE,		/* inside one allocation of the context */
-	RANGE_INVALID,		/* starts in an allocation, runs past its end */
-};
-
-static enum range_kind classify(struct CUctx_st *ctx, uint64_t addr,
+enum range_kind classify(struct CUctx_st *ctx, uint64_t addr,
 				size_t size)
 {
 	struct vc_alloc alloc;

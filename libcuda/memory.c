@@ -61,7 +61,7 @@ static CUresult map_bo(struct CUctx_st *ctx, uint32_t bo, uint64_t size,
 		munmap(where, size);
 		return CUDA_ERROR_OUT_OF_MEMORY;
 	}
-	err = kmd_vm_map(fd, ctx->ctx_id, bo, (uintptr_t)mapped, size);
+	err = kmd_vm_map(fd, ctx->ctx_id, bo, (uintptr_t)mapped, size, 0);
 	if (err) {
 		munmap(mapped, size);
 		return result_from_errno(err);
@@ -97,6 +97,7 @@ CUresult mem_alloc(struct CUctx_st *ctx, uint64_t size, enum alloc_kind kind,
 	if (err)
 		return result_from_errno(err);
 	res = map_bo(ctx, alloc.bo, mapped_size, &alloc.va);
+	alloc.map_va = alloc.va;
 	if (res == CUDA_SUCCESS && alloc_table_insert(&alloc)) {
 		mem_release(&alloc);
 		return CUDA_ERROR_OUT_OF_MEMORY;
@@ -113,8 +114,10 @@ void mem_release(const struct vc_alloc *alloc)
 {
 	int fd = alloc->ctx->dev->fd;
 
-	kmd_vm_unmap(fd, alloc->ctx->ctx_id, alloc->va, alloc->mapped_size);
-	munmap((void *)(uintptr_t)alloc->va, alloc->mapped_size);
+	kmd_vm_unmap(fd, alloc->ctx->ctx_id, alloc->map_va, alloc->mapped_size);
+	/* Registered pages are the caller's: they stay mapped. */
+	if (alloc->kind != ALLOC_REGISTERED)
+		munmap((void *)(uintptr_t)alloc->map_va, alloc->mapped_size);
 	kmd_bo_close(fd, alloc->bo);
 }
 
@@ -219,7 +222,8 @@ CUDA_EXPORT CUresult cuMemHostGetDevicePointer(CUdeviceptr *pdptr, void *p,
 		return res;
 	if (!pdptr || flags != 0)
 		return CUDA_ERROR_INVALID_VALUE;
-	if (!alloc_table_find((uintptr_t)p, &alloc) || alloc.kind != ALLOC_HOST)
+	if (!alloc_table_find((uintptr_t)p, &alloc) ||
+	    (alloc.kind != ALLOC_HOST && alloc.kind != ALLOC_REGISTERED))
 		return CUDA_ERROR_INVALID_VALUE;
 	/* Unified addressing: the device sees host memory at its address. */
 	*pdptr = (uintptr_t)p;
@@ -284,4 +288,23 @@ CUDA_EXPORT CUresult cuMemAllocManaged(CUdeviceptr *dptr, size_t bytesize,
 	if (res == CUDA_SUCCESS)
 		*dptr = va;
 	return res;
+}
+
+/* Pitched rows start at multiples of this, as texture rows must. */
+#define PITCH_ALIGNMENT 512
+
+CUDA_EXPORT CUresult cuMemAllocPitch(CUdeviceptr *dptr, size_t *pitch,
+				     size_t width, size_t height,
+				     unsigned int elem_size)
+{
+	size_t row;
+
+	if (!pitch || !width || !height ||
+	    (elem_size != 4 && elem_size != 8 && elem_size != 16))
+		return CUDA_ERROR_INVALID_VALUE;
+	row = (width + PITCH_ALIGNMENT - 1) / PITCH_ALIGNMENT * PITCH_ALIGNMENT;
+	if (row < width || height > SIZE_MAX / row)
+		return CUDA_ERROR_INVALID_VALUE;
+	*pitch = row;
+	return cuMemAlloc(dptr, row * height);
 }

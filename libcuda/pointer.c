@@ -10,7 +10,8 @@
 
 static CUmemorytype memory_type(const struct vc_alloc *a)
 {
-	return a->kind == ALLOC_HOST ? CU_MEMORYTYPE_HOST : CU_MEMORYTYPE_DEVICE;
+	return a->kind == ALLOC_HOST || a->kind == ALLOC_REGISTERED
+	       ? CU_MEMORYTYPE_HOST : CU_MEMORYTYPE_DEVICE;
 }
 
 /* Writes attribute @attr of @a (containing @ptr) to @data. */

@@ -283,3 +283,25 @@ CUDART_EXPORT cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol,
 		err = rt_error(copy(dst, (void *)(uintptr_t)addr, count, kind));
 	return rt_return(err);
 }
+
+CUDART_EXPORT cudaError_t cudaHostRegister(void *ptr, size_t size,
+					   unsigned int flags)
+{
+	CUcontext ctx;
+	cudaError_t err = rt_enter(&ctx);
+
+	if (err != cudaSuccess)
+		return rt_return(err);
+	/* cudaHostRegister* flags are the driver's CU_MEMHOSTREGISTER_*. */
+	return rt_return(rt_error(cuMemHostRegister(ptr, size, flags)));
+}
+
+CUDART_EXPORT cudaError_t cudaHostUnregister(void *ptr)
+{
+	CUcontext ctx;
+	cudaError_t err = rt_enter(&ctx);
+
+	if (err != cudaSuccess)
+		return rt_return(err);
+	return rt_return(rt_error(cuMemHostUnregister(ptr)));
+}

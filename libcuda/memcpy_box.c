@@ -1,0 +1,303 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Pitched 2D and 3D copies and 2D sets. Every such copy is first turned
+ * into a box: first bytes, width in bytes, height, depth, and the pitches
+ * between rows and slices on each side. A box between device-visible
+ * ranges goes to the copy engine as one COPY command (asynchronous
+ * calls); otherwise the CPU walks it row by row, after the stream (or,
+ * for synchronous calls, the whole context) is idle.
+ */
+#include <string.h>
+
+#include "api.h"
+#include "context.h"
+#include "memcpy.h"
+#include "stream.h"
+
+struct copy_box {
+	uint64_t src, dst;
+	uint64_t width, height, depth;
+	uint64_t src_pitch, dst_pitch;
+	uint64_t src_slice, dst_slice;
+};
+
+/* Address of one side's first byte, by its memory type. */
+static CUresult side_address(CUmemorytype type, const void *host,
+			     CUdeviceptr device, CUarray array, uint64_t *addr)
+{
+	switch (type) {
+	case CU_MEMORYTYPE_HOST:
+		*addr = (uintptr_t)host;
+		break;
+	case CU_MEMORYTYPE_DEVICE:
+	case CU_MEMORYTYPE_UNIFIED:
+		*addr = device;
+		break;
+	case CU_MEMORYTYPE_ARRAY:
+		(void)array;
+		return CUDA_ERROR_NOT_SUPPORTED;	/* arrays: not yet */
+	default:
+		return CUDA_ERROR_INVALID_VALUE;
+	}
+	return *addr ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
+
+static CUresult check_box(const struct copy_box *b)
+{
+	if (b->height > 1 && (b->src_pitch < b->width || b->dst_pitch < b->width))
+		return CUDA_ERROR_INVALID_VALUE;
+	if (b->depth > 1 && (b->src_slice < b->src_pitch * b->height ||
+			     b->dst_slice < b->dst_pitch * b->height))
+		return CUDA_ERROR_INVALID_VALUE;
+	return CUDA_SUCCESS;
+}
+
+static CUresult box_from_2d(const CUDA_MEMCPY2D *p, struct copy_box *b)
+{
+	CUresult res;
+
+	if (!p)
+		return CUDA_ERROR_INVALID_VALUE;
+	memset(b, 0, sizeof(*b));
+	res = side_address(p->srcMemoryType, p->srcHost, p->srcDevice,
+			   p->srcArray, &b->src);
+	if (res == CUDA_SUCCESS)
+		res = side_address(p->dstMemoryType, p->dstHost, p->dstDevice,
+				   p->dstArray, &b->dst);
+	if (res != CUDA_SUCCESS)
+		return res;
+	b->src += p->srcY * p->srcPitch + p->srcXInBytes;
+	b->dst += p->dstY * p->dstPitch + p->dstXInBytes;
+	b->width = p->WidthInBytes;
+	b->height = p->Height;
+	b->depth = 1;
+	b->src_pitch = p->srcPitch;
+	b->dst_pitch = p->dstPitch;
+	return check_box(b);
+}
+
+static CUresult box_from_3d(const CUDA_MEMCPY3D *p, struct copy_box *b)
+{
+	CUresult res;
+
+	if (!p || p->srcLOD || p->dstLOD || p->reserved0 || p->reserved1)
+		return CUDA_ERROR_INVALID_VALUE;
+	memset(b, 0, sizeof(*b));
+	res = side_address(p->srcMemoryType, p->srcHost, p->srcDevice,
+			   p->srcArray, &b->src);
+	if (res == CUDA_SUCCESS)
+		res = side_address(p->dstMemoryType, p->dstHost, p->dstDevice,
+				   p->dstArray, &b->dst);
+	if (res != CUDA_SUCCESS)
+		return res;
+	b->src_slice = p->srcPitch * p->srcHeight;
+	b->dst_slice = p->dstPitch * p->dstHeight;
+	b->src += p->srcZ * b->src_slice + p->srcY * p->srcPitch + p->srcXInBytes;
+	b->dst += p->dstZ * b->dst_slice + p->dstY * p->dstPitch + p->dstXInBytes;
+	b->width = p->WidthInBytes;
+	b->height = p->Height;
+	b->depth = p->Depth;
+	b->src_pitch = p->srcPitch;
+	b->dst_pitch = p->dstPitch;
+	return check_box(b);
+}
+
+/* Bytes from a side's first byte to one past its last. */
+static uint64_t extent(uint64_t pitch, uint64_t slice, const struct copy_box *b)
+{
+	return (b->depth - 1) * slice + (b->height - 1) * pitch + b->width;
+}
+
+static void copy_box_cpu(const struct copy_box *b)
+{
+	for (uint64_t z = 0; z < b->depth; z++)
+		for (uint64_t y = 0; y < b->height; y++)
+			memmove((void *)(uintptr_t)(b->dst + z * b->dst_slice +
+						    y * b->dst_pitch),
+				(const void *)(uintptr_t)(b->src + z * b->src_slice +
+							  y * b->src_pitch),
+				b->width);
+}
+
+static int ranges_overlap(uint64_t a, uint64_t alen, uint64_t b, uint64_t blen)
+{
+	return a < b + blen && b < a + alen;
+}
+
+/*
+ * Runs @b on @hstream (asynchronously when @async), or on the legacy
+ * default stream after the whole context (synchronous calls).
+ */
+static CUresult run_box(const struct copy_box *b, CUstream hstream, int async)
+{
+	struct CUctx_st *ctx;
+	struct CUstream_st *s;
+	uint64_t slen, dlen, point;
+	enum range_kind ks, kd;
+	CUresult res = ctx_enter(&ctx);
+
+	if (res != CUDA_SUCCESS || !b->width || !b->height || !b->depth)
+		return res;
+	slen = extent(b->src_pitch, b->src_slice, b);
+	dlen = extent(b->dst_pitch, b->dst_slice, b);
+	ks = classify(ctx, b->src, slen);
+	kd = classify(ctx, b->dst, dlen);
+	if (ks == RANGE_INVALID || kd == RANGE_INVALID)
+		return CUDA_ERROR_INVALID_VALUE;
+	s = stream_resolve(ctx, hstream);
+	if (async && ks == RANGE_VISIBLE && kd == RANGE_VISIBLE &&
+	    !ranges_overlap(b->src, slen, b->dst, dlen)) {
+		struct drm_vcuda_cmd cmd = {
+			.op = DRM_VCUDA_CMD_COPY,
+			.u.copy = {
+				.src = b->src, .dst = b->dst,
+				.width = b->width, .height = b->height,
+				.depth = b->depth,
+				.src_pitch = b->height > 1 ? b->src_pitch : 0,
+				.dst_pitch = b->height > 1 ? b->dst_pitch : 0,
+				.src_slice_pitch = b->depth > 1 ? b->src_slice : 0,
+				.dst_slice_pitch = b->depth > 1 ? b->dst_slice : 0,
+			},
+		};
+
+		return stream_submit(s, DRM_VCUDA_ENGINE_COPY, &cmd, 1, NULL,
+				     &point);
+	}
+	res = async ? stream_wait_idle(s) : ctx_synchronize(ctx);
+	if (res == CUDA_SUCCESS)
+		res = ctx_check_fault(ctx);
+	if (res == CUDA_SUCCESS)
+		copy_box_cpu(b);
+	return res;
+}
+
+CUDA_EXPORT CUresult cuMemcpy2D(const CUDA_MEMCPY2D *p)
+{
+	struct copy_box b;
+	CUresult res = box_from_2d(p, &b);
+
+	return res != CUDA_SUCCESS ? res : run_box(&b, NULL, 0);
+}
+
+CUDA_EXPORT CUresult cuMemcpy2DUnaligned(const CUDA_MEMCPY2D *p)
+{
+	return cuMemcpy2D(p);
+}
+
+CUDA_EXPORT CUresult cuMemcpy2DAsync(const CUDA_MEMCPY2D *p, CUstream stream)
+{
+	struct copy_box b;
+	CUresult res = box_from_2d(p, &b);
+
+	return res != CUDA_SUCCESS ? res : run_box(&b, stream, 1);
+}
+
+CUDA_EXPORT CUresult cuMemcpy3D(const CUDA_MEMCPY3D *p)
+{
+	struct copy_box b;
+	CUresult res = box_from_3d(p, &b);
+
+	return res != CUDA_SUCCESS ? res : run_box(&b, NULL, 0);
+}
+
+CUDA_EXPORT CUresult cuMemcpy3DAsync(const CUDA_MEMCPY3D *p, CUstream stream)
+{
+	struct copy_box b;
+	CUresult res = box_from_3d(p, &b);
+
+	return res != CUDA_SUCCESS ? res : run_box(&b, stream, 1);
+}
+
+/* --- 2D sets --- */
+
+static const uint32_t fill_2d_flags[] = {
+	[1] = DRM_VCUDA_CMD_FILL_8,
+	[2] = DRM_VCUDA_CMD_FILL_16,
+	[4] = DRM_VCUDA_CMD_FILL_32,
+};
+
+static void fill_rows_cpu(uint64_t dst, size_t pitch, uint32_t value,
+			  size_t elem, size_t width, size_t height)
+{
+	for (size_t y = 0; y < height; y++) {
+		uint8_t *row = (uint8_t *)(uintptr_t)(dst + y * pitch);
+
+		for (size_t x = 0; x < width; x++)
+			memcpy(row + x * elem, &value, elem);	/* little endian */
+	}
+}
+
+static CUresult memset_2d(CUdeviceptr dst, size_t pitch, uint32_t value,
+			  size_t elem, size_t width, size_t height,
+			  CUstream hstream, int async)
+{
+	struct CUctx_st *ctx;
+	uint64_t len, point;
+	CUresult res = ctx_enter(&ctx);
+
+	if (res != CUDA_SUCCESS || !width || !height)
+		return res;
+	if (dst % elem || (height > 1 && (pitch < width * elem || pitch % elem)))
+		return CUDA_ERROR_INVALID_VALUE;
+	len = (height - 1) * pitch + width * elem;
+	if (classify(ctx, dst, len) != RANGE_VISIBLE)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (async) {
+		struct drm_vcuda_cmd cmd = {
+			.op = DRM_VCUDA_CMD_FILL,
+			.flags = fill_2d_flags[elem],
+			.u.fill = { .dst = dst, .width = width, .height = height,
+				    .pitch = height > 1 ? pitch : 0,
+				    .value = value },
+		};
+
+		return stream_submit(stream_resolve(ctx, hstream),
+				     DRM_VCUDA_ENGINE_COPY, &cmd, 1, NULL, &point);
+	}
+	res = ctx_synchronize(ctx);
+	if (res == CUDA_SUCCESS)
+		fill_rows_cpu(dst, pitch, value, elem, width, height);
+	return res;
+}
+
+CUDA_EXPORT CUresult cuMemsetD2D8(CUdeviceptr dst, size_t pitch,
+				  unsigned char value, size_t width,
+				  size_t height)
+{
+	return memset_2d(dst, pitch, value, 1, width, height, NULL, 0);
+}
+
+CUDA_EXPORT CUresult cuMemsetD2D16(CUdeviceptr dst, size_t pitch,
+				   unsigned short value, size_t width,
+				   size_t height)
+{
+	return memset_2d(dst, pitch, value, 2, width, height, NULL, 0);
+}
+
+CUDA_EXPORT CUresult cuMemsetD2D32(CUdeviceptr dst, size_t pitch,
+				   unsigned int value, size_t width,
+				   size_t height)
+{
+	return memset_2d(dst, pitch, value, 4, width, height, NULL, 0);
+}
+
+CUDA_EXPORT CUresult cuMemsetD2D8Async(CUdeviceptr dst, size_t pitch,
+				       unsigned char value, size_t width,
+				       size_t height, CUstream stream)
+{
+	return memset_2d(dst, pitch, value, 1, width, height, stream, 1);
+}
+
+CUDA_EXPORT CUresult cuMemsetD2D16Async(CUdeviceptr dst, size_t pitch,
+					unsigned short value, size_t width,
+					size_t height, CUstream stream)
+{
+	return memset_2d(dst, pitch, value, 2, width, height, stream, 1);
+}
+
+CUDA_EXPORT CUresult cuMemsetD2D32Async(CUdeviceptr dst, size_t pitch,
+					unsigned int value, size_t width,
+					size_t height, CUstream stream)
+{
+	return memset_2d(dst, pitch, value, 4, width, height, stream, 1);
+}
