@@ -7,14 +7,14 @@
 #include "api.h"
 #include "context.h"
 
-/* Defaults, as CUDA reports them on a compute-capability 8.x/9.0 GPU. */
+/* Defaults, as CUDA 13 reports them (recorded on an H100). */
 static const size_t default_limits[CTX_LIMITS] = {
 	[CU_LIMIT_STACK_SIZE] = 1024,
-	[CU_LIMIT_PRINTF_FIFO_SIZE] = 1 << 20,
+	[CU_LIMIT_PRINTF_FIFO_SIZE] = 8650752,
 	[CU_LIMIT_MALLOC_HEAP_SIZE] = 8 << 20,
-	[CU_LIMIT_DEV_RUNTIME_SYNC_DEPTH] = 2,
 	[CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT] = 2048,
-	[CU_LIMIT_MAX_L2_FETCH_GRANULARITY] = 32,
+	[CU_LIMIT_MAX_L2_FETCH_GRANULARITY] = 64,
+	/* No L2 to set aside on vcuda (its attribute says 0 too). */
 	[CU_LIMIT_PERSISTING_L2_CACHE_SIZE] = 0,
 };
 
@@ -24,11 +24,20 @@ void ctx_limits_init(struct CUctx_st *ctx)
 		ctx->limits[i] = default_limits[i];
 }
 
-static int known_limit(CUlimit limit)
+/*
+ * CUDA_SUCCESS for a limit vcuda keeps. Device-side synchronization is
+ * gone since CUDA 12, so its depth is an unsupported limit, as are the
+ * CIG limits of graphics-interop contexts; anything else is invalid.
+ */
+static CUresult check_limit(CUlimit limit)
 {
-	return limit >= 0 && limit < CTX_LIMITS &&
-	       limit != CU_LIMIT_SHMEM_SIZE && limit != CU_LIMIT_CIG_ENABLED &&
-	       limit != CU_LIMIT_CIG_SHMEM_FALLBACK_ENABLED;
+	if (limit < 0 || limit >= CTX_LIMITS)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (limit == CU_LIMIT_DEV_RUNTIME_SYNC_DEPTH ||
+	    limit == CU_LIMIT_SHMEM_SIZE || limit == CU_LIMIT_CIG_ENABLED ||
+	    limit == CU_LIMIT_CIG_SHMEM_FALLBACK_ENABLED)
+		return CUDA_ERROR_UNSUPPORTED_LIMIT;
+	return CUDA_SUCCESS;
 }
 
 CUDA_EXPORT CUresult cuCtxGetLimit(size_t *value, CUlimit limit)
@@ -36,10 +45,12 @@ CUDA_EXPORT CUresult cuCtxGetLimit(size_t *value, CUlimit limit)
 	struct CUctx_st *ctx;
 	CUresult res = ctx_enter(&ctx);
 
+	if (res == CUDA_SUCCESS && !value)
+		res = CUDA_ERROR_INVALID_VALUE;
+	if (res == CUDA_SUCCESS)
+		res = check_limit(limit);
 	if (res != CUDA_SUCCESS)
 		return res;
-	if (!value || !known_limit(limit))
-		return CUDA_ERROR_UNSUPPORTED_LIMIT;
 	*value = ctx->limits[limit];
 	return CUDA_SUCCESS;
 }
@@ -49,10 +60,10 @@ CUDA_EXPORT CUresult cuCtxSetLimit(CUlimit limit, size_t value)
 	struct CUctx_st *ctx;
 	CUresult res = ctx_enter(&ctx);
 
+	if (res == CUDA_SUCCESS)
+		res = check_limit(limit);
 	if (res != CUDA_SUCCESS)
 		return res;
-	if (!known_limit(limit))
-		return CUDA_ERROR_UNSUPPORTED_LIMIT;
 	switch (limit) {
 	case CU_LIMIT_MAX_L2_FETCH_GRANULARITY:
 		/* A hint between 0 and 128 bytes, a power of two. */

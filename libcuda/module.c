@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "api.h"
+#include "file.h"
+#include "link_image.h"
 #include "context.h"
 #include "memory.h"
 #include "module.h"
@@ -69,6 +71,47 @@ static void *alloc_variable(void *user, size_t size, size_t align,
 	return (void *)(uintptr_t)va;
 }
 
+/* The sources of an image cuLinkComplete made (link_image.h). */
+static CUresult sources_of_link_image(const void *image,
+				      struct ptx_source **out, size_t *count)
+{
+	const struct link_image_header *h = image;
+	const struct link_image_entry *e = (const void *)(h + 1);
+	struct ptx_source *sources;
+
+	if (h->version != LINK_IMAGE_VERSION || !h->count)
+		return CUDA_ERROR_INVALID_IMAGE;
+	sources = calloc(h->count, sizeof(*sources));
+	if (!sources)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	for (uint32_t i = 0; i < h->count; i++)
+		sources[i] = (struct ptx_source){
+			(const char *)image + e[i].text_offset, e[i].text_len,
+			(const char *)image + e[i].name_offset,
+		};
+	*out = sources;
+	*count = h->count;
+	return CUDA_SUCCESS;
+}
+
+static CUresult build_from_link_image(struct CUmod_st *mod, const void *image,
+				      char *log, size_t log_len)
+{
+	struct ptx_source *sources;
+	enum ptx_status ps;
+	size_t count;
+	CUresult res = sources_of_link_image(image, &sources, &count);
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	ps = ptx_program_build(sources, count, &mod->program, log, log_len);
+	if (ps == PTX_OK)
+		ps = ptx_program_place_variables(mod->program, alloc_variable,
+						 mod, log, log_len);
+	free(sources);
+	return ptx_result(ps);
+}
+
 static CUresult build_program(struct CUmod_st *mod, const void *image,
 			      size_t size, char *log, size_t log_len)
 {
@@ -78,6 +121,8 @@ static CUresult build_program(struct CUmod_st *mod, const void *image,
 	enum fatbin_status fs;
 	enum ptx_status ps;
 
+	if (*(const uint32_t *)image == LINK_IMAGE_MAGIC)
+		return build_from_link_image(mod, image, log, log_len);
 	fs = fatbin_collect_ptx(image, size, info->cc_major * 10 + info->cc_minor,
 				&list, log, log_len);
 	if (fs != FATBIN_OK)
@@ -210,35 +255,6 @@ CUresult module_get_function(struct CUmod_st *mod, const char *name,
 	return CUDA_SUCCESS;
 }
 
-/* Reads a whole file, NUL-terminated so that PTX text can be parsed. */
-static CUresult read_whole(FILE *f, char **out, size_t *size)
-{
-	size_t cap = 1 << 16, len = 0;
-	char *buf = malloc(cap);
-
-	while (buf) {
-		len += fread(buf + len, 1, cap - len - 1, f);
-		if (len < cap - 1)
-			break;
-		cap *= 2;
-		char *grown = realloc(buf, cap);
-
-		if (!grown)
-			free(buf);
-		buf = grown;
-	}
-	if (!buf)
-		return CUDA_ERROR_OUT_OF_MEMORY;
-	if (ferror(f)) {
-		free(buf);
-		return CUDA_ERROR_FILE_NOT_FOUND;
-	}
-	buf[len] = '\0';
-	*out = buf;
-	*size = len;
-	return CUDA_SUCCESS;
-}
-
 /* --- API --- */
 
 /* Copies the error log asked for with CU_JIT_ERROR_LOG_BUFFER. */
@@ -348,7 +364,7 @@ CUDA_EXPORT CUresult cuModuleLoad(CUmodule *module, const char *path)
 	if (!f)
 		return errno == ENOENT ? CUDA_ERROR_FILE_NOT_FOUND
 				       : CUDA_ERROR_INVALID_VALUE;
-	res = read_whole(f, &image, &size);
+	res = read_file(f, &image, &size);
 	fclose(f);
 	if (res == CUDA_SUCCESS)
 		res = module_load(ctx, image, size, module, NULL, 0);

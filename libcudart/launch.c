@@ -130,7 +130,8 @@ CUDART_EXPORT cudaError_t cudaLaunchKernel(const void *func, dim3 grid,
 
 /*
  * The device function of host stub @func in the current context, for the
- * cudaFunc* calls; @unknown is the error for a stub that is not a kernel.
+ * cudaFunc* and occupancy calls; @unknown is the error for a stub that is
+ * not a kernel (CUDA 13: "invalid resource handle").
  */
 static cudaError_t stub_function(const void *func, cudaError_t unknown,
 				 CUfunction *f)
@@ -153,7 +154,6 @@ CUDART_EXPORT cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr,
 
 	if (!attr)
 		return rt_return(cudaErrorInvalidValue);
-	/* CUDA 13 says "invalid resource handle" for a non-kernel here. */
 	err = stub_function(func, cudaErrorInvalidResourceHandle, &f);
 	if (err != cudaSuccess)
 		return rt_return(err);
@@ -178,7 +178,7 @@ CUDART_EXPORT cudaError_t cudaFuncSetAttribute(const void *func,
 					       int value)
 {
 	CUfunction f;
-	cudaError_t err = stub_function(func, cudaErrorInvalidDeviceFunction, &f);
+	cudaError_t err = stub_function(func, cudaErrorInvalidResourceHandle, &f);
 
 	if (err != cudaSuccess)
 		return rt_return(err);
@@ -198,7 +198,7 @@ CUDART_EXPORT cudaError_t cudaFuncSetCacheConfig(const void *func,
 						 enum cudaFuncCache config)
 {
 	CUfunction f;
-	cudaError_t err = stub_function(func, cudaErrorInvalidDeviceFunction, &f);
+	cudaError_t err = stub_function(func, cudaErrorInvalidResourceHandle, &f);
 
 	if (err != cudaSuccess)
 		return rt_return(err);
@@ -214,7 +214,7 @@ cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *blocks,
 						       unsigned int flags)
 {
 	CUfunction f;
-	cudaError_t err = stub_function(func, cudaErrorInvalidDeviceFunction, &f);
+	cudaError_t err = stub_function(func, cudaErrorInvalidResourceHandle, &f);
 
 	if (err != cudaSuccess)
 		return rt_return(err);
@@ -239,7 +239,7 @@ cudaOccupancyAvailableDynamicSMemPerBlock(size_t *dynamic_shared,
 					  int block_size)
 {
 	CUfunction f;
-	cudaError_t err = stub_function(func, cudaErrorInvalidDeviceFunction, &f);
+	cudaError_t err = stub_function(func, cudaErrorInvalidResourceHandle, &f);
 
 	if (err != cudaSuccess)
 		return rt_return(err);

@@ -21,6 +21,10 @@ CUDART_EXPORT cudaError_t cudaMallocManaged(void **ptr, size_t size,
 		return rt_return(err);
 	if (!ptr)
 		return rt_return(cudaErrorInvalidValue);
+	if (size == 0 && (flags == cudaMemAttachGlobal || flags == cudaMemAttachHost)) {
+		*ptr = NULL;	/* as cudaMalloc(0) */
+		return cudaSuccess;
+	}
 	/* cudaMemAttach* and CU_MEM_ATTACH_* share their values. */
 	err = rt_error(cuMemAllocManaged(&dptr, size, flags));
 	if (err == cudaSuccess)
@@ -144,6 +148,8 @@ CUDART_EXPORT cudaError_t cudaPointerGetAttributes(
 		     cudaMemoryTypeUnregistered;
 	attr->device = device;
 	attr->devicePointer = (void *)(uintptr_t)dptr;
-	attr->hostPointer = hptr;
+	/* Memory CUDA does not know is taken for host memory at @ptr. */
+	attr->hostPointer = attr->type == cudaMemoryTypeUnregistered
+			    ? (void *)ptr : hptr;
 	return cudaSuccess;
 }

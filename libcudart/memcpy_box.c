@@ -59,6 +59,9 @@ static cudaError_t copy_2d(void *dst, size_t dpitch, const void *src,
 
 	if (err == cudaSuccess)
 		err = memory_types(kind, &st, &dt);
+	/* The runtime names this error; the driver only says invalid value. */
+	if (err == cudaSuccess && height > 1 && (spitch < width || dpitch < width))
+		err = cudaErrorInvalidPitchValue;
 	if (err != cudaSuccess)
 		return rt_return(err);
 	memset(&p, 0, sizeof(p));
@@ -104,6 +107,10 @@ static cudaError_t copy_3d(const struct cudaMemcpy3DParms *p,
 		err = cudaErrorNotSupported;	/* arrays: not yet */
 	if (err == cudaSuccess)
 		err = memory_types(p->kind, &st, &dt);
+	if (err == cudaSuccess && p->extent.height * p->extent.depth > 1 &&
+	    (p->srcPtr.pitch < p->extent.width ||
+	     p->dstPtr.pitch < p->extent.width))
+		err = cudaErrorInvalidPitchValue;
 	if (err != cudaSuccess)
 		return rt_return(err);
 	memset(&d, 0, sizeof(d));

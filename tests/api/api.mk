@@ -4,6 +4,7 @@
 
 API_TESTS := $(B)/tests/api/driver_api $(B)/tests/api/error_strings \
 	$(B)/tests/api/stream_api $(B)/tests/api/limits_api \
+	$(B)/tests/api/link_api $(B)/tests/api/memory_api \
 	$(B)/tests/api/runtime_api
 
 $(B)/tests/api/driver_api: $(TOP)/tests/api/driver_api.c $(LIBCUDA)
@@ -27,3 +28,11 @@ $(B)/tests/api/stream_api: $(TOP)/tests/api/stream_api.cu
 $(B)/tests/api/limits_api: $(TOP)/tests/api/limits_api.cu
 	@mkdir -p $(@D)
 	$(NVCC) $(SAMPLE_NVCC_FLAGS) -o $@ $<
+
+$(B)/tests/api/link_api: $(TOP)/tests/api/link_api.c $(LIBCUDA)
+	@mkdir -p $(@D)
+	$(CC) $(USER_CFLAGS) -o $@ $< -L$(B)/lib -lcuda
+
+$(B)/tests/api/memory_api: $(TOP)/tests/api/memory_api.cu $(LIBCUDA)
+	@mkdir -p $(@D)
+	$(NVCC) $(SAMPLE_NVCC_FLAGS) -L$(B)/lib -lcuda -o $@ $<

@@ -21,7 +21,11 @@ static void limits() {
   for (int l = 0; l < 7; l++) {
     size_t v = 0;
     cudaError_t err = cudaDeviceGetLimit(&v, (cudaLimit)l);
-    std::printf("cudaDeviceGetLimit(%s) = %d, value %zu\n", names[l], (int)err, v);
+    // The persisting L2 size is the device's (its L2 cache), not a default.
+    if (l == cudaLimitPersistingL2CacheSize)
+      std::printf("cudaDeviceGetLimit(%s) = %d\n", names[l], (int)err);
+    else
+      std::printf("cudaDeviceGetLimit(%s) = %d, value %zu\n", names[l], (int)err, v);
   }
   size_t v = 0;
   SHOW("cudaDeviceGetLimit(99)", cudaDeviceGetLimit(&v, (cudaLimit)99));

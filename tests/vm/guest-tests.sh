@@ -10,7 +10,7 @@ B=build
 for t in $B/tests/kselftest/*; do
 	[ -x "$t" ] && run_tap "kselftest $(basename "$t")" "$t"
 done
-for name in driver_api runtime_api stream_api; do
+for name in driver_api runtime_api stream_api limits_api link_api memory_api; do
 	run_check "api $name matches the H100" tests/api/compare.sh $name
 done
 tests/vm/run-samples.sh

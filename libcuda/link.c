@@ -1,0 +1,285 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The JIT linker (cuLink*): collects PTX, from PTX text or from fatbins,
+ * checks that it links into one program, and hands back a link image
+ * (link_image.h) that cuModuleLoadData* loads. Inputs vcuda cannot use
+ * (cubins, host objects, libraries, NVVM IR) are refused with
+ * CUDA_ERROR_NOT_SUPPORTED and a line in the error log.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api.h"
+#include "context.h"
+#include "file.h"
+#include "link_image.h"
+#include "ptx/fatbin.h"
+#include "ptx/ptx.h"
+
+struct link_input {
+	char *text;
+	size_t len;
+	char *name;
+};
+
+struct CUlinkState_st {
+	struct CUctx_st *ctx;
+	struct link_input *inputs;
+	size_t count;
+	char *error_log;		/* caller's buffers, may be NULL */
+	size_t error_log_size;
+	char *info_log;
+	size_t info_log_size;
+	float *wall_time;
+	void *image;			/* cuLinkComplete's output */
+};
+
+/* Picks the log buffers and the wall-time output out of JIT options. */
+static void read_options(struct CUlinkState_st *st, unsigned int n,
+			 CUjit_option *options, void **values)
+{
+	for (unsigned int i = 0; i < n; i++) {
+		switch (options[i]) {
+		case CU_JIT_ERROR_LOG_BUFFER:
+			st->error_log = values[i];
+			break;
+		case CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES:
+			st->error_log_size = (size_t)(uintptr_t)values[i];
+			break;
+		case CU_JIT_INFO_LOG_BUFFER:
+			st->info_log = values[i];
+			break;
+		case CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES:
+			st->info_log_size = (size_t)(uintptr_t)values[i];
+			break;
+		case CU_JIT_WALL_TIME:
+			st->wall_time = (float *)&values[i];
+			break;
+		default:
+			break;	/* optimisation and target hints */
+		}
+	}
+}
+
+static void log_error(struct CUlinkState_st *st, const char *what)
+{
+	if (st->error_log && st->error_log_size)
+		snprintf(st->error_log, st->error_log_size, "%s", what);
+}
+
+static CUresult add_text(struct CUlinkState_st *st, const char *text,
+			 size_t len, const char *name)
+{
+	struct link_input *grown = realloc(st->inputs,
+					   (st->count + 1) * sizeof(*grown));
+	struct link_input *in;
+
+	if (!grown)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	st->inputs = grown;
+	in = &st->inputs[st->count];
+	in->text = strndup(text, len);
+	in->len = in->text ? strlen(in->text) : 0;
+	in->name = strdup(name ? name : "<input>");
+	if (!in->text || !in->name) {
+		free(in->text);
+		free(in->name);
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	}
+	st->count++;
+	return CUDA_SUCCESS;
+}
+
+static CUresult add_fatbin(struct CUlinkState_st *st, const void *data,
+			   size_t size, const char *name)
+{
+	const struct drm_vcuda_device_info *info = &st->ctx->dev->info;
+	struct fatbin_ptx_list list = { 0 };
+	char reason[256] = "";
+	CUresult res = CUDA_SUCCESS;
+
+	if (fatbin_collect_ptx(data, size, info->cc_major * 10 + info->cc_minor,
+			       &list, reason, sizeof(reason)) != FATBIN_OK) {
+		log_error(st, reason);
+		return CUDA_ERROR_INVALID_IMAGE;
+	}
+	for (size_t i = 0; i < list.count && res == CUDA_SUCCESS; i++)
+		res = add_text(st, list.items[i].text, list.items[i].len, name);
+	fatbin_ptx_list_free(&list);
+	return res;
+}
+
+static CUresult add_input(struct CUlinkState_st *st, CUjitInputType type,
+			  const void *data, size_t size, const char *name)
+{
+	switch (type) {
+	case CU_JIT_INPUT_PTX:
+		return add_text(st, data, size ? size : strlen(data), name);
+	case CU_JIT_INPUT_FATBINARY:
+		return add_fatbin(st, data, size, name);
+	case CU_JIT_INPUT_CUBIN:
+	case CU_JIT_INPUT_OBJECT:
+	case CU_JIT_INPUT_LIBRARY:
+	case CU_JIT_INPUT_NVVM:
+		log_error(st, "vcuda links PTX only: cubins, objects, "
+			      "libraries and NVVM IR are not supported");
+		return CUDA_ERROR_NOT_SUPPORTED;
+	default:
+		return CUDA_ERROR_INVALID_VALUE;
+	}
+}
+
+CUDA_EXPORT CUresult cuLinkCreate(unsigned int n, CUjit_option *options,
+				  void **values, CUlinkState *out)
+{
+	struct CUlinkState_st *st;
+	struct CUctx_st *ctx;
+	CUresult res = ctx_enter(&ctx);
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	if (!out || (n && (!options || !values)))
+		return CUDA_ERROR_INVALID_VALUE;
+	st = calloc(1, sizeof(*st));
+	if (!st)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	st->ctx = ctx;
+	read_options(st, n, options, values);
+	*out = st;
+	return CUDA_SUCCESS;
+}
+
+CUDA_EXPORT CUresult cuLinkAddData(CUlinkState st, CUjitInputType type,
+				   void *data, size_t size, const char *name,
+				   unsigned int n, CUjit_option *options,
+				   void **values)
+{
+	(void)options;	/* per-input JIT options are hints */
+	(void)values;
+	(void)n;
+	if (!st)
+		return CUDA_ERROR_INVALID_HANDLE;
+	if (!data)
+		return CUDA_ERROR_INVALID_VALUE;
+	return add_input(st, type, data, size, name);
+}
+
+CUDA_EXPORT CUresult cuLinkAddFile(CUlinkState st, CUjitInputType type,
+				   const char *path, unsigned int n,
+				   CUjit_option *options, void **values)
+{
+	CUresult res;
+	char *data;
+	size_t size;
+	FILE *f;
+
+	(void)options;
+	(void)values;
+	(void)n;
+	if (!st)
+		return CUDA_ERROR_INVALID_HANDLE;
+	if (!path)
+		return CUDA_ERROR_INVALID_VALUE;
+	f = fopen(path, "rb");
+	if (!f)
+		return errno == ENOENT ? CUDA_ERROR_FILE_NOT_FOUND
+				       : CUDA_ERROR_INVALID_VALUE;
+	res = read_file(f, &data, &size);
+	fclose(f);
+	if (res == CUDA_SUCCESS)
+		res = add_input(st, type, data, size, path);
+	free(data);
+	return res;
+}
+
+/* Lays out the inputs as a link image. */
+static void *build_image(const struct CUlinkState_st *st, size_t *size)
+{
+	size_t total = sizeof(struct link_image_header) +
+		       st->count * sizeof(struct link_image_entry);
+	struct link_image_header *h;
+	struct link_image_entry *e;
+	char *p;
+
+	for (size_t i = 0; i < st->count; i++)
+		total += st->inputs[i].len + 1 + strlen(st->inputs[i].name) + 1;
+	h = calloc(1, total);
+	if (!h)
+		return NULL;
+	*h = (struct link_image_header){ LINK_IMAGE_MAGIC, LINK_IMAGE_VERSION,
+					 (uint32_t)st->count, 0, total };
+	e = (struct link_image_entry *)(h + 1);
+	p = (char *)(e + st->count);
+	for (size_t i = 0; i < st->count; i++) {
+		e[i].text_offset = (uint64_t)(p - (char *)h);
+		e[i].text_len = st->inputs[i].len;
+		memcpy(p, st->inputs[i].text, st->inputs[i].len + 1);
+		p += st->inputs[i].len + 1;
+		e[i].name_offset = (uint64_t)(p - (char *)h);
+		strcpy(p, st->inputs[i].name);
+		p += strlen(st->inputs[i].name) + 1;
+	}
+	*size = total;
+	return h;
+}
+
+CUDA_EXPORT CUresult cuLinkComplete(CUlinkState st, void **image_out,
+				    size_t *size_out)
+{
+	struct ptx_source *sources;
+	struct ptx_program *prog;
+	enum ptx_status ps;
+	char log[1024] = "";
+
+	if (!st)
+		return CUDA_ERROR_INVALID_HANDLE;
+	if (!image_out || !size_out || !st->count)
+		return CUDA_ERROR_INVALID_VALUE;
+	sources = calloc(st->count, sizeof(*sources));
+	if (!sources)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	for (size_t i = 0; i < st->count; i++)
+		sources[i] = (struct ptx_source){ st->inputs[i].text,
+						  st->inputs[i].len,
+						  st->inputs[i].name };
+	/* Link now, so that errors come from cuLinkComplete as in CUDA. */
+	ps = ptx_program_build(sources, st->count, &prog, log, sizeof(log));
+	free(sources);
+	if (ps != PTX_OK) {
+		log_error(st, log);
+		/* As nvJitLink: a bad input is bad PTX, a bad link an invalid
+		 * source (unresolved or duplicate symbols). */
+		if (ps == PTX_ERR_UNSUPPORTED)
+			return CUDA_ERROR_NOT_SUPPORTED;
+		return ps == PTX_ERR_LINK ? CUDA_ERROR_INVALID_SOURCE
+					  : CUDA_ERROR_INVALID_PTX;
+	}
+	ptx_program_destroy(prog);
+	free(st->image);
+	st->image = build_image(st, size_out);
+	if (!st->image)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	if (st->wall_time)
+		*st->wall_time = 0.0f;
+	if (st->info_log && st->info_log_size)
+		snprintf(st->info_log, st->info_log_size,
+			 "vcuda: linked %zu PTX input(s)", st->count);
+	*image_out = st->image;
+	return CUDA_SUCCESS;
+}
+
+CUDA_EXPORT CUresult cuLinkDestroy(CUlinkState st)
+{
+	if (!st)
+		return CUDA_ERROR_INVALID_HANDLE;
+	for (size_t i = 0; i < st->count; i++) {
+		free(st->inputs[i].text);
+		free(st->inputs[i].name);
+	}
+	free(st->inputs);
+	free(st->image);
+	free(st);
+	return CUDA_SUCCESS;
+}
