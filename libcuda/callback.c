@@ -43,6 +43,7 @@ static void *host_call_main(void *arg)
 	int fd = hc->ctx->dev->fd;
 
 	kmd_syncobj_wait(fd, hc->syncobj, hc->point - 1);
+	ctx_flush_printf(hc->ctx);
 	if (hc->fn)
 		hc->fn(hc->data);
 	else

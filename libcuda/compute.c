@@ -58,8 +58,17 @@ static void run_launch(struct CUctx_st *ctx, struct ptx_worker *worker,
 		(const struct launch_record *)(uintptr_t)taken->descriptor;
 	struct ptx_fault fault = { 0 };
 	uint32_t kind = DRM_VCUDA_FAULT_NONE;
+	bool ok;
 
-	if (!sm_pool_run(ctx->pool, worker, &rec->launch, &fault)) {
+	/* What earlier launches printed comes out first, as in CUDA. */
+	if (rec->launch.printf_fifo)
+		ctx_flush_printf(ctx);
+	if (rec->launch.flags & PTX_LAUNCH_COOPERATIVE)
+		ok = sm_pool_run_cooperative(ctx->pool, worker, &rec->launch,
+					     &fault);
+	else
+		ok = sm_pool_run(ctx->pool, worker, &rec->launch, &fault);
+	if (!ok) {
 		kind = kernel_fault_kind(fault.kind);
 		report_fault(ctx, rec, &fault, kind);
 	}

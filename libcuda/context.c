@@ -15,6 +15,7 @@
 #include "kmd.h"
 #include "memory.h"
 #include "module.h"
+#include "ptx/ptx.h"
 #include "slots.h"
 #include "stream.h"
 
@@ -121,6 +122,7 @@ void ctx_destroy(struct CUctx_st *ctx)
 	live_remove(ctx);
 	ctx_synchronize(ctx);
 	callbacks_wait_all(ctx);
+	ctx_flush_printf(ctx);
 	modules_unload_all(ctx);
 	while (ctx->streams)
 		stream_destroy(ctx->streams);
@@ -129,6 +131,10 @@ void ctx_destroy(struct CUctx_st *ctx)
 	/* Wakes the dispatchers out of their wait with -ENOENT. */
 	kmd_ctx_destroy(ctx->dev->fd, ctx->ctx_id);
 	compute_stop(ctx);
+	if (ctx->printf_fifo)
+		ptx_printf_fifo_destroy(ctx->printf_fifo);
+	if (ctx->heap)
+		ptx_heap_destroy(ctx->heap);
 	range_snapshot_put(ctx->ranges);
 	slots_release_all(ctx);
 	pthread_cond_destroy(&ctx->callbacks_done);
@@ -324,7 +330,9 @@ CUDA_EXPORT CUresult cuCtxSynchronize(void)
 	ctx = ctx_current();
 	if (!ctx)
 		return CUDA_ERROR_INVALID_CONTEXT;
-	return ctx_synchronize(ctx);
+	res = ctx_synchronize(ctx);
+	ctx_flush_printf(ctx);
+	return res;
 }
 
 CUDA_EXPORT CUresult cuCtxGetFlags(unsigned int *flags)

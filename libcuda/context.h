@@ -17,6 +17,8 @@
 struct sm_pool;
 struct range_snapshot;
 struct slot_page;
+struct ptx_printf_fifo;
+struct ptx_heap;
 
 #define CTX_DISPATCHERS 2
 /* Size of CUlimit's range (CU_LIMIT_MAX). */
@@ -56,6 +58,10 @@ struct CUctx_st {
 	/* cuCtxSetLimit values, by CUlimit (limits.c). */
 	size_t limits[CTX_LIMITS];
 
+	/* Device printf buffer and malloc heap, made at the first launch. */
+	struct ptx_printf_fifo *printf_fifo;
+	struct ptx_heap *heap;
+
 	/* First error that poisoned the context (CUDA_SUCCESS if none). */
 	_Atomic CUresult sticky;
 	char fault_message[320];
@@ -83,6 +89,15 @@ CUresult ctx_check_fault(struct CUctx_st *ctx);
 
 /* Records the first fault of the context, with a message for VCUDA_DEBUG. */
 void ctx_set_fault(struct CUctx_st *ctx, CUresult error, const char *message);
+
+/*
+ * Writes out what kernels printed, at the points CUDA documents
+ * (synchronizations, blocking copies, module loads, context teardown).
+ */
+void ctx_flush_printf(struct CUctx_st *ctx);
+
+/* The printf FIFO and heap for a launch, made on first use. */
+CUresult ctx_launch_resources(struct CUctx_st *ctx);
 
 /* Sets the context's limits to CUDA's defaults. */
 void ctx_limits_init(struct CUctx_st *ctx);

@@ -139,7 +139,11 @@ CUDA_EXPORT CUresult cuEventSynchronize(CUevent e)
 	struct CUctx_st *ctx;
 	CUresult res = event_enter(e, &ctx);
 
-	return res != CUDA_SUCCESS ? res : wait_recorded(e);
+	if (res != CUDA_SUCCESS)
+		return res;
+	res = wait_recorded(e);
+	ctx_flush_printf(e->ctx);
+	return res;
 }
 
 /* The device time @e was recorded at, once it has completed. */

@@ -12,10 +12,15 @@
 #include "context.h"
 #include "launch.h"
 #include "module.h"
+#include "occupancy.h"
+#include "slots.h"
+#include "sm_pool.h"
 #include "stream.h"
 
 void launch_record_free(struct launch_record *rec)
 {
+	if (rec->workspace)
+		slot_free(rec->ctx, rec->workspace);
 	range_snapshot_put(rec->ranges);
 	free(rec);
 }
@@ -88,14 +93,70 @@ static CUresult pack_params(const struct ptx_kernel_info *info, void **params,
 	return CUDA_SUCCESS;
 }
 
-CUDA_EXPORT CUresult cuLaunchKernel(CUfunction f, unsigned int gx,
-				    unsigned int gy, unsigned int gz,
-				    unsigned int bx, unsigned int by,
-				    unsigned int bz, unsigned int shared_bytes,
-				    CUstream stream, void **params,
-				    void **extra)
+/*
+ * A cooperative grid must be resident at once: no more CTAs than the SM
+ * threads can hold at the kernel's occupancy.
+ */
+static CUresult check_cooperative(struct CUctx_st *ctx,
+				  const struct CUfunc_st *f,
+				  const uint32_t grid[3], const uint32_t block[3],
+				  unsigned int shared)
 {
-	const uint32_t grid[3] = { gx, gy, gz }, block[3] = { bx, by, bz };
+	uint64_t ctas = (uint64_t)grid[0] * grid[1] * grid[2];
+	int per_sm = occupancy_blocks_per_sm(f, block[0] * block[1] * block[2],
+					     shared);
+
+	if (ctas > (uint64_t)per_sm * sm_pool_width(ctx->pool))
+		return CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE;
+	return CUDA_SUCCESS;
+}
+
+/*
+ * The grid workspace cooperative_groups reads through %envreg1:%envreg2
+ * (high:low address halves): one slot per launch, so that concurrent
+ * cooperative launches have their own barriers.
+ */
+static CUresult give_workspace(struct launch_record *rec)
+{
+	struct ptx_grid_workspace *ws;
+	CUresult res = slot_alloc(rec->ctx, &rec->workspace);
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	ws = (struct ptx_grid_workspace *)(uintptr_t)rec->workspace;
+	ws->size = sizeof(*ws);
+	ws->barrier = 0;
+	rec->launch.envreg[1] = (uint32_t)(rec->workspace >> 32);
+	rec->launch.envreg[2] = (uint32_t)rec->workspace;
+	return CUDA_SUCCESS;
+}
+
+/* Fills the launch (and its ranges) and queues the record. */
+static CUresult queue_record(struct CUctx_st *ctx, struct launch_record *rec,
+			     CUstream stream)
+{
+	CUresult res = CUDA_SUCCESS;
+
+	if (rec->launch.flags & PTX_LAUNCH_COOPERATIVE)
+		res = give_workspace(rec);
+	/* Snapshot last: the workspace and the heap must be in range. */
+	if (res == CUDA_SUCCESS) {
+		rec->ranges = alloc_table_snapshot(ctx);
+		if (!rec->ranges)
+			res = CUDA_ERROR_OUT_OF_MEMORY;
+	}
+	if (res != CUDA_SUCCESS)
+		return res;
+	rec->launch.ranges = rec->ranges->ranges;
+	rec->launch.range_count = rec->ranges->count;
+	return stream_launch(stream_resolve(ctx, stream), rec);
+}
+
+static CUresult launch_kernel(struct CUfunc_st *f, const uint32_t grid[3],
+			      const uint32_t block[3], unsigned int shared,
+			      CUstream stream, void **params, void **extra,
+			      uint32_t flags)
+{
 	struct launch_record *rec;
 	struct CUctx_st *ctx;
 	CUresult res = ctx_enter(&ctx);
@@ -107,10 +168,14 @@ CUDA_EXPORT CUresult cuLaunchKernel(CUfunction f, unsigned int gx,
 	if (f->module->ctx != ctx)
 		return CUDA_ERROR_INVALID_CONTEXT;
 	res = check_dims(&ctx->dev->info, f, grid, block);
+	if (res == CUDA_SUCCESS && shared > (unsigned int)f->max_dynamic_shared)
+		res = CUDA_ERROR_INVALID_VALUE;
+	if (res == CUDA_SUCCESS && (flags & PTX_LAUNCH_COOPERATIVE))
+		res = check_cooperative(ctx, f, grid, block, shared);
+	if (res == CUDA_SUCCESS)
+		res = ctx_launch_resources(ctx);
 	if (res != CUDA_SUCCESS)
 		return res;
-	if (shared_bytes > (unsigned int)f->max_dynamic_shared)
-		return CUDA_ERROR_INVALID_VALUE;
 	rec = calloc(1, sizeof(*rec) + f->info.param_size);
 	if (!rec)
 		return CUDA_ERROR_OUT_OF_MEMORY;
@@ -121,24 +186,100 @@ CUDA_EXPORT CUresult cuLaunchKernel(CUfunction f, unsigned int gx,
 	}
 	rec->ctx = ctx;
 	rec->kernel_name = f->info.name;
-	rec->ranges = alloc_table_snapshot(ctx);
 	rec->launch = (struct ptx_launch){
 		.kernel = f->kernel,
-		.grid = { gx, gy, gz },
-		.block = { bx, by, bz },
-		.dynamic_shared_size = shared_bytes,
+		.grid = { grid[0], grid[1], grid[2] },
+		.block = { block[0], block[1], block[2] },
+		.dynamic_shared_size = shared,
 		.params = rec->params,
-		.ranges = rec->ranges ? rec->ranges->ranges : NULL,
-		.range_count = rec->ranges ? rec->ranges->count : 0,
+		.flags = flags,
+		.heap = ctx->heap,
+		.printf_fifo = ctx->printf_fifo,
+		.sm_count = ctx->dev->info.sm_count,
 	};
-	if (!rec->ranges) {
-		free(rec);
-		return CUDA_ERROR_OUT_OF_MEMORY;
-	}
-	res = stream_launch(stream_resolve(ctx, stream), rec);
+	res = queue_record(ctx, rec, stream);
 	if (res != CUDA_SUCCESS)
 		launch_record_free(rec);
 	return res;
+}
+
+CUDA_EXPORT CUresult cuLaunchKernel(CUfunction f, unsigned int gx,
+				    unsigned int gy, unsigned int gz,
+				    unsigned int bx, unsigned int by,
+				    unsigned int bz, unsigned int shared_bytes,
+				    CUstream stream, void **params,
+				    void **extra)
+{
+	const uint32_t grid[3] = { gx, gy, gz }, block[3] = { bx, by, bz };
+
+	return launch_kernel(f, grid, block, shared_bytes, stream, params,
+			     extra, 0);
+}
+
+CUDA_EXPORT CUresult cuLaunchCooperativeKernel(CUfunction f, unsigned int gx,
+					       unsigned int gy,
+					       unsigned int gz,
+					       unsigned int bx,
+					       unsigned int by,
+					       unsigned int bz,
+					       unsigned int shared_bytes,
+					       CUstream stream, void **params)
+{
+	const uint32_t grid[3] = { gx, gy, gz }, block[3] = { bx, by, bz };
+
+	return launch_kernel(f, grid, block, shared_bytes, stream, params,
+			     NULL, PTX_LAUNCH_COOPERATIVE);
+}
+
+/* Launch flags from cuLaunchKernelEx attributes, or an error. */
+static CUresult flags_of_attributes(const CUlaunchConfig *config,
+				    uint32_t *flags)
+{
+	*flags = 0;
+	for (unsigned int i = 0; i < config->numAttrs; i++) {
+		const CUlaunchAttribute *a = &config->attrs[i];
+
+		switch (a->id) {
+		case CU_LAUNCH_ATTRIBUTE_IGNORE:
+		case CU_LAUNCH_ATTRIBUTE_PRIORITY:	/* a hint */
+			break;
+		case CU_LAUNCH_ATTRIBUTE_COOPERATIVE:
+			if (a->value.cooperative)
+				*flags |= PTX_LAUNCH_COOPERATIVE;
+			break;
+		case CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION:
+			/* Clusters of one CTA are plain launches. */
+			if (a->value.clusterDim.x * a->value.clusterDim.y *
+			    a->value.clusterDim.z > 1)
+				return CUDA_ERROR_NOT_SUPPORTED;
+			break;
+		default:
+			return CUDA_ERROR_NOT_SUPPORTED;
+		}
+	}
+	return CUDA_SUCCESS;
+}
+
+CUDA_EXPORT CUresult cuLaunchKernelEx(const CUlaunchConfig *config,
+				      CUfunction f, void **params,
+				      void **extra)
+{
+	uint32_t flags;
+	CUresult res;
+
+	if (!config || (config->numAttrs && !config->attrs))
+		return CUDA_ERROR_INVALID_VALUE;
+	res = flags_of_attributes(config, &flags);
+	if (res != CUDA_SUCCESS)
+		return res;
+	return launch_kernel(f, (const uint32_t[3]){ config->gridDimX,
+						     config->gridDimY,
+						     config->gridDimZ },
+			     (const uint32_t[3]){ config->blockDimX,
+						  config->blockDimY,
+						  config->blockDimZ },
+			     config->sharedMemBytes, config->hStream, params,
+			     extra, flags);
 }
 
 CUDA_EXPORT CUresult cuFuncGetAttribute(int *value, CUfunction_attribute attr,

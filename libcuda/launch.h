@@ -20,6 +20,7 @@ struct launch_record {
 	struct CUctx_st *ctx;
 	struct range_snapshot *ranges;
 	const char *kernel_name;	/* for fault messages */
+	uint64_t workspace;		/* cooperative grid workspace slot */
 	uint64_t point;			/* stream timeline point */
 	struct launch_record *next;	/* stream's pending list */
 	_Alignas(16) unsigned char params[];

@@ -4,8 +4,12 @@
  * context's; the executor reads the stack, printf FIFO and heap sizes at
  * launch.
  */
+#include <stdio.h>
+
 #include "api.h"
 #include "context.h"
+#include "memory.h"
+#include "ptx/ptx.h"
 
 /* Defaults, as CUDA 13 reports them (recorded on an H100). */
 static const size_t default_limits[CTX_LIMITS] = {
@@ -65,6 +69,24 @@ CUDA_EXPORT CUresult cuCtxSetLimit(CUlimit limit, size_t value)
 	if (res != CUDA_SUCCESS)
 		return res;
 	switch (limit) {
+	case CU_LIMIT_MALLOC_HEAP_SIZE:
+		/* Fixed once kernels have run, as in CUDA. */
+		if (ctx->heap)
+			return CUDA_ERROR_INVALID_VALUE;
+		break;
+	case CU_LIMIT_PRINTF_FIFO_SIZE:
+		/* What was printed comes out; the next launch gets the size. */
+		res = ctx_synchronize(ctx);
+		if (res != CUDA_SUCCESS)
+			return res;
+		pthread_mutex_lock(&ctx->lock);
+		if (ctx->printf_fifo) {
+			ptx_printf_fifo_flush(ctx->printf_fifo, NULL, NULL);
+			ptx_printf_fifo_destroy(ctx->printf_fifo);
+			ctx->printf_fifo = NULL;
+		}
+		pthread_mutex_unlock(&ctx->lock);
+		break;
 	case CU_LIMIT_MAX_L2_FETCH_GRANULARITY:
 		/* A hint between 0 and 128 bytes, a power of two. */
 		if (value > 128 || (value & (value - 1)))
@@ -79,4 +101,53 @@ CUDA_EXPORT CUresult cuCtxSetLimit(CUlimit limit, size_t value)
 	}
 	ctx->limits[limit] = value;
 	return CUDA_SUCCESS;
+}
+
+/*
+ * The heap lives in pinned host memory: kernels reach it like any
+ * allocation of the context, and it is not charged to VRAM, since kernels
+ * that never call malloc should not cost device memory.
+ */
+static CUresult make_heap(struct CUctx_st *ctx)
+{
+	size_t size = ctx->limits[CU_LIMIT_MALLOC_HEAP_SIZE];
+	uint64_t va;
+	CUresult res;
+
+	if (size == 0)
+		return CUDA_SUCCESS;
+	res = mem_alloc(ctx, size, ALLOC_HOST, 0, &va);
+	if (res != CUDA_SUCCESS)
+		return res;
+	ctx->heap = ptx_heap_create((void *)(uintptr_t)va, size);
+	if (!ctx->heap) {
+		mem_free(va);
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	}
+	return CUDA_SUCCESS;
+}
+
+CUresult ctx_launch_resources(struct CUctx_st *ctx)
+{
+	CUresult res = CUDA_SUCCESS;
+
+	pthread_mutex_lock(&ctx->lock);
+	if (!ctx->printf_fifo) {
+		ctx->printf_fifo = ptx_printf_fifo_create(
+			ctx->limits[CU_LIMIT_PRINTF_FIFO_SIZE]);
+		if (!ctx->printf_fifo)
+			res = CUDA_ERROR_OUT_OF_MEMORY;
+	}
+	if (res == CUDA_SUCCESS && !ctx->heap)
+		res = make_heap(ctx);
+	pthread_mutex_unlock(&ctx->lock);
+	return res;
+}
+
+void ctx_flush_printf(struct CUctx_st *ctx)
+{
+	if (ctx->printf_fifo) {
+		ptx_printf_fifo_flush(ctx->printf_fifo, NULL, NULL);
+		fflush(stdout);
+	}
 }

@@ -50,7 +50,9 @@ static CUresult enter_sync_copy(void)
 
 	if (res != CUDA_SUCCESS)
 		return res;
-	return ctx_synchronize(ctx);
+	res = ctx_synchronize(ctx);
+	ctx_flush_printf(ctx);
+	return res;
 }
 
 CUDA_EXPORT CUresult cuMemcpyHtoD(CUdeviceptr dst, const void *src,

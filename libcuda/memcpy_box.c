@@ -164,6 +164,8 @@ static CUresult run_box(const struct copy_box *b, CUstream hstream, int async)
 				     &point);
 	}
 	res = async ? stream_wait_idle(s) : ctx_synchronize(ctx);
+	if (!async)
+		ctx_flush_printf(ctx);
 	if (res == CUDA_SUCCESS)
 		res = ctx_check_fault(ctx);
 	if (res == CUDA_SUCCESS)

@@ -177,6 +177,7 @@ CUresult module_load(struct CUctx_st *ctx, const void *image, size_t size,
 		log = fallback_log;
 		log_len = sizeof(fallback_log);
 	}
+	ctx_flush_printf(ctx);
 	log[0] = '\0';
 	mod->ctx = ctx;
 	pthread_mutex_init(&mod->lock, NULL);
@@ -306,6 +307,7 @@ CUDA_EXPORT CUresult cuModuleUnload(CUmodule module)
 	if (!module)
 		return CUDA_ERROR_INVALID_HANDLE;
 	res = ctx_synchronize(module->ctx);
+	ctx_flush_printf(module->ctx);
 	module_unload(module);
 	return res;
 }

@@ -10,6 +10,7 @@
 #include "api.h"
 #include "context.h"
 #include "module.h"
+#include "occupancy.h"
 
 #define REG_ALLOC_UNIT 256
 #define SHARED_ALLOC_UNIT 128
@@ -24,8 +25,8 @@ static uint64_t min_u64(uint64_t a, uint64_t b)
 	return a < b ? a : b;
 }
 
-static int blocks_per_sm(const struct CUfunc_st *f, int block_size,
-			 size_t dynamic_shared)
+int occupancy_blocks_per_sm(const struct CUfunc_st *f, int block_size,
+			    size_t dynamic_shared)
 {
 	const struct drm_vcuda_device_info *info = &f->module->ctx->dev->info;
 	uint64_t warps = (block_size + info->warp_size - 1) / info->warp_size;
@@ -77,7 +78,7 @@ cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *blocks, CUfunction f,
 		return CUDA_ERROR_INVALID_VALUE;
 	/* A block the kernel cannot launch fits zero times. */
 	*blocks = check_block(f, block_size, dynamic_shared) == CUDA_SUCCESS
-		  ? blocks_per_sm(f, block_size, dynamic_shared) : 0;
+		  ? occupancy_blocks_per_sm(f, block_size, dynamic_shared) : 0;
 	return CUDA_SUCCESS;
 }
 
@@ -119,7 +120,7 @@ CUDA_EXPORT CUresult cuOccupancyMaxPotentialBlockSizeWithFlags(
 
 		if (check_block(f, size, shared) != CUDA_SUCCESS)
 			continue;
-		blocks = blocks_per_sm(f, size, shared);
+		blocks = occupancy_blocks_per_sm(f, size, shared);
 		if (blocks * size > best_threads) {
 			best_threads = blocks * size;
 			best_size = size;

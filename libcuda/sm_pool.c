@@ -18,6 +18,11 @@ struct grid {
 	uint64_t total;			/* CTAs in the grid */
 	uint64_t chunk;			/* CTAs claimed at a time */
 	atomic_uint_fast64_t next;	/* first CTA not yet claimed */
+	/*
+	 * Cooperative grids: one range of @chunk CTAs per participant,
+	 * claimed whole; the grid waits until every range has a thread.
+	 */
+	bool cooperative;
 	unsigned int workers;		/* threads inside, under pool lock */
 	bool faulted;			/* under pool lock */
 	struct ptx_fault fault;
@@ -26,6 +31,7 @@ struct grid {
 
 struct sm_pool {
 	pthread_mutex_t lock;
+	pthread_mutex_t cooperative;	/* one cooperative launch at a time */
 	pthread_cond_t work;		/* a grid was posted, or stopping */
 	pthread_cond_t left;		/* a thread left a grid */
 	struct grid *grids;
@@ -59,6 +65,19 @@ static void record_fault(struct sm_pool *pool, struct grid *g,
 static void work_on(struct sm_pool *pool, struct grid *g,
 		    struct ptx_worker *worker)
 {
+	/* A cooperative range is run in one call: its CTAs stay resident. */
+	if (g->cooperative) {
+		uint64_t first = atomic_fetch_add(&g->next, g->chunk);
+		struct ptx_fault fault;
+
+		if (first < g->total &&
+		    !ptx_run_ctas(worker, g->launch, first,
+				  g->total - first < g->chunk ? g->total - first
+							      : g->chunk,
+				  &fault))
+			record_fault(pool, g, &fault);
+		return;
+	}
 	for (;;) {
 		uint64_t first = atomic_fetch_add(&g->next, g->chunk);
 		uint64_t count;
@@ -80,11 +99,20 @@ static struct grid *claimable_grid(struct sm_pool *pool)
 	return NULL;
 }
 
+struct sm_thread_start {
+	struct sm_pool *pool;
+	unsigned int smid;
+};
+
 static void *sm_thread(void *arg)
 {
-	struct sm_pool *pool = arg;
+	struct sm_thread_start *start = arg;
+	struct sm_pool *pool = start->pool;
 	struct ptx_worker *worker = ptx_worker_create();
 
+	if (worker)
+		ptx_worker_set_smid(worker, start->smid);
+	free(start);
 	block_signals();
 	pthread_mutex_lock(&pool->lock);
 	while (!pool->stopping) {
@@ -114,11 +142,20 @@ struct sm_pool *sm_pool_create(unsigned int threads)
 	if (!pool)
 		return NULL;
 	pthread_mutex_init(&pool->lock, NULL);
+	pthread_mutex_init(&pool->cooperative, NULL);
 	pthread_cond_init(&pool->work, NULL);
 	pthread_cond_init(&pool->left, NULL);
 	for (unsigned int i = 0; i < threads; i++) {
-		if (pthread_create(&pool->threads[i], NULL, sm_thread, pool))
+		struct sm_thread_start *start = malloc(sizeof(*start));
+
+		/* SM 0 is the dispatcher's; the pool's threads follow. */
+		if (!start)
 			break;
+		*start = (struct sm_thread_start){ pool, i + 1 };
+		if (pthread_create(&pool->threads[i], NULL, sm_thread, start)) {
+			free(start);
+			break;
+		}
 		pool->nthreads++;
 	}
 	return pool;
@@ -136,6 +173,7 @@ void sm_pool_destroy(struct sm_pool *pool)
 		pthread_join(pool->threads[i], NULL);
 	pthread_cond_destroy(&pool->work);
 	pthread_cond_destroy(&pool->left);
+	pthread_mutex_destroy(&pool->cooperative);
 	pthread_mutex_destroy(&pool->lock);
 	free(pool);
 }
@@ -150,34 +188,70 @@ static void unlink_grid(struct sm_pool *pool, struct grid *g)
 	}
 }
 
+/* Posts @g, works on it, and waits until every thread has left it. */
+static bool run_grid(struct sm_pool *pool, struct ptx_worker *caller,
+		     struct grid *g, struct ptx_fault *fault)
+{
+	atomic_init(&g->next, 0);
+	g->workers = 1;
+	pthread_mutex_lock(&pool->lock);
+	g->next_grid = pool->grids;
+	pool->grids = g;
+	pthread_cond_broadcast(&pool->work);
+	pthread_mutex_unlock(&pool->lock);
+
+	work_on(pool, g, caller);
+
+	pthread_mutex_lock(&pool->lock);
+	/* A cooperative grid needs every range taken before it can end. */
+	while (g->cooperative && atomic_load(&g->next) < g->total)
+		pthread_cond_wait(&pool->left, &pool->lock);
+	unlink_grid(pool, g);
+	g->workers--;
+	while (g->workers)
+		pthread_cond_wait(&pool->left, &pool->lock);
+	pthread_mutex_unlock(&pool->lock);
+	if (g->faulted)
+		*fault = g->fault;
+	return !g->faulted;
+}
+
+static uint64_t grid_ctas(const struct ptx_launch *launch)
+{
+	return (uint64_t)launch->grid[0] * launch->grid[1] * launch->grid[2];
+}
+
 bool sm_pool_run(struct sm_pool *pool, struct ptx_worker *caller,
 		 const struct ptx_launch *launch, struct ptx_fault *fault)
 {
-	struct grid g = {
-		.launch = launch,
-		.total = (uint64_t)launch->grid[0] * launch->grid[1] * launch->grid[2],
-		.workers = 1,
-	};
+	struct grid g = { .launch = launch, .total = grid_ctas(launch) };
 	/* Several chunks per thread keep the threads busy to the end. */
 	uint64_t per_thread = g.total / ((pool->nthreads + 1) * 8);
 
 	g.chunk = per_thread ? per_thread : 1;
-	atomic_init(&g.next, 0);
-	pthread_mutex_lock(&pool->lock);
-	g.next_grid = pool->grids;
-	pool->grids = &g;
-	pthread_cond_broadcast(&pool->work);
-	pthread_mutex_unlock(&pool->lock);
+	return run_grid(pool, caller, &g, fault);
+}
 
-	work_on(pool, &g, caller);
+unsigned int sm_pool_width(const struct sm_pool *pool)
+{
+	return pool->nthreads + 1;
+}
 
-	pthread_mutex_lock(&pool->lock);
-	unlink_grid(pool, &g);
-	g.workers--;
-	while (g.workers)
-		pthread_cond_wait(&pool->left, &pool->lock);
-	pthread_mutex_unlock(&pool->lock);
-	if (g.faulted)
-		*fault = g.fault;
-	return !g.faulted;
+bool sm_pool_run_cooperative(struct sm_pool *pool, struct ptx_worker *caller,
+			     const struct ptx_launch *launch,
+			     struct ptx_fault *fault)
+{
+	uint64_t width = sm_pool_width(pool);
+	struct grid g = {
+		.launch = launch,
+		.total = grid_ctas(launch),
+		.cooperative = true,
+	};
+	bool ok;
+
+	g.chunk = (g.total + width - 1) / width;
+	pthread_mutex_lock(&pool->cooperative);
+	ok = run_grid(pool, caller, &g, fault);
+	pthread_mutex_unlock(&pool->cooperative);
+	return ok;
 }

@@ -23,6 +23,19 @@ void sm_pool_destroy(struct sm_pool *pool);
 bool sm_pool_run(struct sm_pool *pool, struct ptx_worker *caller,
 		 const struct ptx_launch *launch, struct ptx_fault *fault);
 
+/*
+ * Runs a cooperative launch: every CTA resident at once, the grid split
+ * into one range per thread of the pool plus the caller, all running
+ * together (the executor interleaves a range's CTAs). Cooperative
+ * launches are run one at a time, since each needs every thread.
+ */
+bool sm_pool_run_cooperative(struct sm_pool *pool, struct ptx_worker *caller,
+			     const struct ptx_launch *launch,
+			     struct ptx_fault *fault);
+
+/* Threads that run CTAs of a cooperative launch at once (pool + caller). */
+unsigned int sm_pool_width(const struct sm_pool *pool);
+
 /* Blocks every signal in the calling thread (workers leave them to the app). */
 void block_signals(void);
 

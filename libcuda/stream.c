@@ -353,6 +353,7 @@ CUDA_EXPORT CUresult cuStreamSynchronize(CUstream handle)
 	if (res != CUDA_SUCCESS)
 		return res;
 	res = stream_wait_idle(stream_resolve(ctx, handle));
+	ctx_flush_printf(ctx);
 	return res != CUDA_SUCCESS ? res : ctx_check_fault(ctx);
 }
 

@@ -246,3 +246,43 @@ cudaOccupancyAvailableDynamicSMemPerBlock(size_t *dynamic_shared,
 	return rt_return(rt_error(cuOccupancyAvailableDynamicSMemPerBlock(
 		dynamic_shared, f, blocks, block_size)));
 }
+
+CUDART_EXPORT cudaError_t cudaLaunchCooperativeKernel(const void *func,
+						      dim3 grid, dim3 block,
+						      void **args,
+						      size_t shared,
+						      cudaStream_t stream)
+{
+	CUfunction f;
+	cudaError_t err = stub_function(func, cudaErrorInvalidDeviceFunction, &f);
+
+	if (err != cudaSuccess)
+		return rt_return(err);
+	return rt_return(rt_error(cuLaunchCooperativeKernel(
+		f, grid.x, grid.y, grid.z, block.x, block.y, block.z,
+		(unsigned int)shared, (CUstream)stream, args)));
+}
+
+CUDART_EXPORT cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config,
+					      const void *func, void **args)
+{
+	CUlaunchConfig c;
+	CUfunction f;
+	cudaError_t err = stub_function(func, cudaErrorInvalidDeviceFunction, &f);
+
+	if (err == cudaSuccess && !config)
+		err = cudaErrorInvalidValue;
+	if (err != cudaSuccess)
+		return rt_return(err);
+	/* cudaLaunchAttribute has CUlaunchAttribute's layout and values. */
+	c = (CUlaunchConfig){
+		.gridDimX = config->gridDim.x, .gridDimY = config->gridDim.y,
+		.gridDimZ = config->gridDim.z, .blockDimX = config->blockDim.x,
+		.blockDimY = config->blockDim.y, .blockDimZ = config->blockDim.z,
+		.sharedMemBytes = (unsigned int)config->dynamicSmemBytes,
+		.hStream = (CUstream)config->stream,
+		.attrs = (CUlaunchAttribute *)config->attrs,
+		.numAttrs = config->numAttrs,
+	};
+	return rt_return(rt_error(cuLaunchKernelEx(&c, f, args, NULL)));
+}
