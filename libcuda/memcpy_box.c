@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "api.h"
+#include "array.h"
 #include "context.h"
 #include "memcpy.h"
 #include "stream.h"
@@ -21,25 +22,46 @@ struct copy_box {
 	uint64_t src_slice, dst_slice;
 };
 
-/* Address of one side's first byte, by its memory type. */
-static CUresult side_address(CUmemorytype type, const void *host,
-			     CUdeviceptr device, CUarray array, uint64_t *addr)
+/* One side of a copy, as CUDA_MEMCPY2D/3D describe it. */
+struct side {
+	CUmemorytype type;
+	const void *host;
+	CUdeviceptr device;
+	CUarray array;
+	size_t x, y, z;			/* x in bytes */
+	size_t pitch, height;		/* ignored for arrays */
+};
+
+/* First byte, row pitch and slice pitch of a side. */
+static CUresult resolve_side(const struct side *s, uint64_t *addr,
+			     uint64_t *pitch, uint64_t *slice)
 {
-	switch (type) {
+	uint64_t base;
+
+	switch (s->type) {
 	case CU_MEMORYTYPE_HOST:
-		*addr = (uintptr_t)host;
+		base = (uintptr_t)s->host;
 		break;
 	case CU_MEMORYTYPE_DEVICE:
 	case CU_MEMORYTYPE_UNIFIED:
-		*addr = device;
+		base = s->device;
 		break;
 	case CU_MEMORYTYPE_ARRAY:
-		(void)array;
-		return CUDA_ERROR_NOT_SUPPORTED;	/* arrays: not yet */
+		if (!s->array)
+			return CUDA_ERROR_INVALID_VALUE;
+		*pitch = s->array->pitch;
+		*slice = s->array->slice_pitch;
+		*addr = s->array->va + s->z * *slice + s->y * *pitch + s->x;
+		return CUDA_SUCCESS;
 	default:
 		return CUDA_ERROR_INVALID_VALUE;
 	}
-	return *addr ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+	if (!base)
+		return CUDA_ERROR_INVALID_VALUE;
+	*pitch = s->pitch;
+	*slice = s->pitch * s->height;
+	*addr = base + s->z * *slice + s->y * *pitch + s->x;
+	return CUDA_SUCCESS;
 }
 
 static CUresult check_box(const struct copy_box *b)
@@ -52,54 +74,52 @@ static CUresult check_box(const struct copy_box *b)
 	return CUDA_SUCCESS;
 }
 
-static CUresult box_from_2d(const CUDA_MEMCPY2D *p, struct copy_box *b)
+static CUresult make_box(const struct side *src, const struct side *dst,
+			 size_t width, size_t height, size_t depth,
+			 struct copy_box *b)
 {
 	CUresult res;
 
-	if (!p)
-		return CUDA_ERROR_INVALID_VALUE;
 	memset(b, 0, sizeof(*b));
-	res = side_address(p->srcMemoryType, p->srcHost, p->srcDevice,
-			   p->srcArray, &b->src);
+	res = resolve_side(src, &b->src, &b->src_pitch, &b->src_slice);
 	if (res == CUDA_SUCCESS)
-		res = side_address(p->dstMemoryType, p->dstHost, p->dstDevice,
-				   p->dstArray, &b->dst);
+		res = resolve_side(dst, &b->dst, &b->dst_pitch, &b->dst_slice);
 	if (res != CUDA_SUCCESS)
 		return res;
-	b->src += p->srcY * p->srcPitch + p->srcXInBytes;
-	b->dst += p->dstY * p->dstPitch + p->dstXInBytes;
-	b->width = p->WidthInBytes;
-	b->height = p->Height;
-	b->depth = 1;
-	b->src_pitch = p->srcPitch;
-	b->dst_pitch = p->dstPitch;
+	b->width = width;
+	b->height = height;
+	b->depth = depth;
 	return check_box(b);
+}
+
+static CUresult box_from_2d(const CUDA_MEMCPY2D *p, struct copy_box *b)
+{
+	struct side src, dst;
+
+	if (!p)
+		return CUDA_ERROR_INVALID_VALUE;
+	src = (struct side){ p->srcMemoryType, p->srcHost, p->srcDevice,
+			     p->srcArray, p->srcXInBytes, p->srcY, 0,
+			     p->srcPitch, 0 };
+	dst = (struct side){ p->dstMemoryType, p->dstHost, p->dstDevice,
+			     p->dstArray, p->dstXInBytes, p->dstY, 0,
+			     p->dstPitch, 0 };
+	return make_box(&src, &dst, p->WidthInBytes, p->Height, 1, b);
 }
 
 static CUresult box_from_3d(const CUDA_MEMCPY3D *p, struct copy_box *b)
 {
-	CUresult res;
+	struct side src, dst;
 
 	if (!p || p->srcLOD || p->dstLOD || p->reserved0 || p->reserved1)
 		return CUDA_ERROR_INVALID_VALUE;
-	memset(b, 0, sizeof(*b));
-	res = side_address(p->srcMemoryType, p->srcHost, p->srcDevice,
-			   p->srcArray, &b->src);
-	if (res == CUDA_SUCCESS)
-		res = side_address(p->dstMemoryType, p->dstHost, p->dstDevice,
-				   p->dstArray, &b->dst);
-	if (res != CUDA_SUCCESS)
-		return res;
-	b->src_slice = p->srcPitch * p->srcHeight;
-	b->dst_slice = p->dstPitch * p->dstHeight;
-	b->src += p->srcZ * b->src_slice + p->srcY * p->srcPitch + p->srcXInBytes;
-	b->dst += p->dstZ * b->dst_slice + p->dstY * p->dstPitch + p->dstXInBytes;
-	b->width = p->WidthInBytes;
-	b->height = p->Height;
-	b->depth = p->Depth;
-	b->src_pitch = p->srcPitch;
-	b->dst_pitch = p->dstPitch;
-	return check_box(b);
+	src = (struct side){ p->srcMemoryType, p->srcHost, p->srcDevice,
+			     p->srcArray, p->srcXInBytes, p->srcY, p->srcZ,
+			     p->srcPitch, p->srcHeight };
+	dst = (struct side){ p->dstMemoryType, p->dstHost, p->dstDevice,
+			     p->dstArray, p->dstXInBytes, p->dstY, p->dstZ,
+			     p->dstPitch, p->dstHeight };
+	return make_box(&src, &dst, p->WidthInBytes, p->Height, p->Depth, b);
 }
 
 /* Bytes from a side's first byte to one past its last. */

@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
  * Pitched runtime copies and sets, over the driver's CUDA_MEMCPY2D/3D.
- * Arrays are not supported yet: copies naming one return
- * cudaErrorNotSupported from the driver.
  */
 #include <stdint.h>
 #include <string.h>
@@ -53,7 +51,7 @@ static cudaError_t copy_2d(void *dst, size_t dpitch, const void *src,
 			   int async)
 {
 	CUDA_MEMCPY2D p;
-	CUmemorytype st, dt;
+	CUmemorytype st = CU_MEMORYTYPE_UNIFIED, dt = CU_MEMORYTYPE_UNIFIED;
 	CUcontext ctx;
 	cudaError_t err = rt_enter(&ctx);
 
@@ -93,41 +91,63 @@ CUDART_EXPORT cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch,
 	return copy_2d(dst, dpitch, src, spitch, width, height, kind, stream, 1);
 }
 
+/* One side of a 3D copy: linear memory (pitched pointer) or an array. */
+static void set_side_3d(CUmemorytype type, struct cudaPitchedPtr ptr,
+			cudaArray_t array, struct cudaPos pos, size_t elem,
+			CUmemorytype *t, const void **host, CUdeviceptr *device,
+			CUarray *arr, size_t *x, size_t *y, size_t *z,
+			size_t *pitch, size_t *height)
+{
+	if (array) {
+		/* Array positions count elements. */
+		*t = CU_MEMORYTYPE_ARRAY;
+		*arr = (CUarray)array;
+		*x = pos.x * elem;
+	} else {
+		set_side(type, ptr.ptr, t, host, device);
+		*pitch = ptr.pitch;
+		*height = ptr.ysize;
+		*x = pos.x;
+	}
+	*y = pos.y;
+	*z = pos.z;
+}
+
 static cudaError_t copy_3d(const struct cudaMemcpy3DParms *p,
 			   cudaStream_t stream, int async)
 {
+	CUmemorytype st = CU_MEMORYTYPE_UNIFIED, dt = CU_MEMORYTYPE_UNIFIED;
 	CUDA_MEMCPY3D d;
-	CUmemorytype st, dt;
 	CUcontext ctx;
+	size_t elem = 1;
 	cudaError_t err = rt_enter(&ctx);
 
 	if (err == cudaSuccess && !p)
 		err = cudaErrorInvalidValue;
-	if (err == cudaSuccess && (p->srcArray || p->dstArray))
-		err = cudaErrorNotSupported;	/* arrays: not yet */
 	if (err == cudaSuccess)
 		err = memory_types(p->kind, &st, &dt);
+	/* With an array involved, the extent's width counts elements. */
+	if (err == cudaSuccess && (p->srcArray || p->dstArray)) {
+		elem = rt_array_element_bytes(p->srcArray ? p->srcArray
+							  : p->dstArray);
+		if (!elem)
+			err = cudaErrorInvalidResourceHandle;
+	}
 	if (err == cudaSuccess && p->extent.height * p->extent.depth > 1 &&
-	    (p->srcPtr.pitch < p->extent.width ||
-	     p->dstPtr.pitch < p->extent.width))
+	    ((!p->srcArray && p->srcPtr.pitch < p->extent.width * elem) ||
+	     (!p->dstArray && p->dstPtr.pitch < p->extent.width * elem)))
 		err = cudaErrorInvalidPitchValue;
 	if (err != cudaSuccess)
 		return rt_return(err);
 	memset(&d, 0, sizeof(d));
-	set_side(st, p->srcPtr.ptr, &d.srcMemoryType, &d.srcHost, &d.srcDevice);
-	set_side(dt, p->dstPtr.ptr, &d.dstMemoryType, (const void **)&d.dstHost,
-		 &d.dstDevice);
-	d.srcXInBytes = p->srcPos.x;
-	d.srcY = p->srcPos.y;
-	d.srcZ = p->srcPos.z;
-	d.srcPitch = p->srcPtr.pitch;
-	d.srcHeight = p->srcPtr.ysize;
-	d.dstXInBytes = p->dstPos.x;
-	d.dstY = p->dstPos.y;
-	d.dstZ = p->dstPos.z;
-	d.dstPitch = p->dstPtr.pitch;
-	d.dstHeight = p->dstPtr.ysize;
-	d.WidthInBytes = p->extent.width;
+	set_side_3d(st, p->srcPtr, p->srcArray, p->srcPos, elem,
+		    &d.srcMemoryType, &d.srcHost, &d.srcDevice, &d.srcArray,
+		    &d.srcXInBytes, &d.srcY, &d.srcZ, &d.srcPitch, &d.srcHeight);
+	set_side_3d(dt, p->dstPtr, p->dstArray, p->dstPos, elem,
+		    &d.dstMemoryType, (const void **)&d.dstHost, &d.dstDevice,
+		    &d.dstArray, &d.dstXInBytes, &d.dstY, &d.dstZ, &d.dstPitch,
+		    &d.dstHeight);
+	d.WidthInBytes = p->extent.width * elem;
 	d.Height = p->extent.height;
 	d.Depth = p->extent.depth;
 	return rt_return(rt_error(async ? cuMemcpy3DAsync(&d, (CUstream)stream)

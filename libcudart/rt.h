@@ -46,6 +46,9 @@ struct rt_fatbin;
 cudaError_t rt_fatbin_module(struct rt_fatbin *fatbin, int device,
 			     CUmodule *module);
 
+/* Bytes of one element of @array (texture.c); 0 for a bad array. */
+size_t rt_array_element_bytes(cudaArray_t array);
+
 /* Drops modules and functions of @device (its context was reset). */
 void rt_fatbins_forget_device(int device);
 
