@@ -13,6 +13,7 @@
 
 #include "api.h"
 #include "callback.h"
+#include "capture.h"
 #include "context.h"
 #include "kmd.h"
 #include "slots.h"
@@ -112,6 +113,12 @@ static CUresult add_host_call(CUstream hstream, CUhostFn fn,
 
 	if (res != CUDA_SUCCESS)
 		return res;
+	if (stream_capturing(stream_resolve(ctx, hstream))) {
+		/* Graphs hold host functions, not stream callbacks. */
+		if (!fn)
+			return capture_forbid_sync(stream_resolve(ctx, hstream));
+		return capture_host(stream_resolve(ctx, hstream), fn, data);
+	}
 	hc = calloc(1, sizeof(*hc));
 	if (!hc)
 		return CUDA_ERROR_OUT_OF_MEMORY;

@@ -9,19 +9,12 @@
 #include <stdlib.h>
 
 #include "api.h"
+#include "capture.h"
+#include "event.h"
 #include "context.h"
 #include "kmd.h"
 #include "slots.h"
 #include "stream.h"
-
-struct CUevent_st {
-	struct CUctx_st *ctx;
-	unsigned int flags;
-	uint32_t syncobj;
-	uint64_t ts_va;			/* timestamp slot; 0 without timing */
-	pthread_mutex_t lock;
-	uint64_t point;			/* last recorded point; 0 = never */
-};
 
 static CUresult event_enter(CUevent e, struct CUctx_st **ctx)
 {
@@ -91,6 +84,8 @@ CUDA_EXPORT CUresult cuEventRecord(CUevent e, CUstream hstream)
 		return res;
 	if (e->ctx != ctx)
 		return CUDA_ERROR_INVALID_HANDLE;
+	if (stream_capturing(stream_resolve(ctx, hstream)))
+		return capture_event_record(stream_resolve(ctx, hstream), e);
 	if (e->ts_va) {
 		cmd.op = DRM_VCUDA_CMD_TIMESTAMP;
 		cmd.u.timestamp.dst = e->ts_va;
@@ -194,6 +189,7 @@ CUDA_EXPORT CUresult cuEventDestroy(CUevent e)
 		slot_free(e->ctx, e->ts_va);
 	kmd_syncobj_destroy(e->ctx->dev->fd, e->syncobj);
 	pthread_mutex_destroy(&e->lock);
+	free(e->capture_nodes);
 	free(e);
 	return CUDA_SUCCESS;
 }
@@ -209,6 +205,8 @@ CUDA_EXPORT CUresult cuStreamWaitEvent(CUstream hstream, CUevent e,
 		return res;
 	if (flags & ~CU_EVENT_WAIT_EXTERNAL)
 		return CUDA_ERROR_INVALID_VALUE;
+	if (event_captured(e))
+		return capture_wait_event(stream_resolve(ctx, hstream), e);
 	wait = (struct timeline_point){ e->syncobj, recorded_point(e) };
 	if (wait.point == 0)
 		return CUDA_SUCCESS;

@@ -11,6 +11,7 @@
 #include "api.h"
 #include "context.h"
 #include "launch.h"
+#include "capture.h"
 #include "module.h"
 #include "occupancy.h"
 #include "slots.h"
@@ -152,17 +153,13 @@ static CUresult queue_record(struct CUctx_st *ctx, struct launch_record *rec,
 	return stream_launch(stream_resolve(ctx, stream), rec);
 }
 
-static CUresult launch_kernel(struct CUfunc_st *f, const uint32_t grid[3],
-			      const uint32_t block[3], unsigned int shared,
-			      CUstream stream, void **params, void **extra,
-			      uint32_t flags)
+/* Checks a launch configuration of @f in @ctx. */
+static CUresult check_launch(struct CUctx_st *ctx, const struct CUfunc_st *f,
+			     const uint32_t grid[3], const uint32_t block[3],
+			     unsigned int shared, uint32_t flags)
 {
-	struct launch_record *rec;
-	struct CUctx_st *ctx;
-	CUresult res = ctx_enter(&ctx);
+	CUresult res;
 
-	if (res != CUDA_SUCCESS)
-		return res;
 	if (!f)
 		return CUDA_ERROR_INVALID_HANDLE;
 	if (f->module->ctx != ctx)
@@ -172,6 +169,19 @@ static CUresult launch_kernel(struct CUfunc_st *f, const uint32_t grid[3],
 		res = CUDA_ERROR_INVALID_VALUE;
 	if (res == CUDA_SUCCESS && (flags & PTX_LAUNCH_COOPERATIVE))
 		res = check_cooperative(ctx, f, grid, block, shared);
+	return res;
+}
+
+CUresult launch_packed(struct CUfunc_st *f, const uint32_t grid[3],
+		       const uint32_t block[3], unsigned int shared,
+		       CUstream stream, const void *packed, uint32_t flags)
+{
+	struct launch_record *rec;
+	struct CUctx_st *ctx;
+	CUresult res = ctx_enter(&ctx);
+
+	if (res == CUDA_SUCCESS)
+		res = check_launch(ctx, f, grid, block, shared, flags);
 	if (res == CUDA_SUCCESS)
 		res = ctx_launch_resources(ctx);
 	if (res != CUDA_SUCCESS)
@@ -179,11 +189,7 @@ static CUresult launch_kernel(struct CUfunc_st *f, const uint32_t grid[3],
 	rec = calloc(1, sizeof(*rec) + f->info.param_size);
 	if (!rec)
 		return CUDA_ERROR_OUT_OF_MEMORY;
-	res = pack_params(&f->info, params, extra, rec->params);
-	if (res != CUDA_SUCCESS) {
-		free(rec);
-		return res;
-	}
+	memcpy(rec->params, packed, f->info.param_size);
 	rec->ctx = ctx;
 	rec->kernel_name = f->info.name;
 	rec->launch = (struct ptx_launch){
@@ -200,6 +206,50 @@ static CUresult launch_kernel(struct CUfunc_st *f, const uint32_t grid[3],
 	res = queue_record(ctx, rec, stream);
 	if (res != CUDA_SUCCESS)
 		launch_record_free(rec);
+	return res;
+}
+
+CUresult launch_pack_params(const struct CUfunc_st *f, void **params,
+			    void **extra, unsigned char **packed)
+{
+	CUresult res;
+
+	if (!f)
+		return CUDA_ERROR_INVALID_HANDLE;
+	/* One byte at least, so that a kernel without parameters has one. */
+	*packed = calloc(1, f->info.param_size + 1);
+	if (!*packed)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	res = pack_params(&f->info, params, extra, *packed);
+	if (res != CUDA_SUCCESS) {
+		free(*packed);
+		*packed = NULL;
+	}
+	return res;
+}
+
+static CUresult launch_kernel(struct CUfunc_st *f, const uint32_t grid[3],
+			      const uint32_t block[3], unsigned int shared,
+			      CUstream stream, void **params, void **extra,
+			      uint32_t flags)
+{
+	unsigned char *packed;
+	struct CUctx_st *ctx;
+	CUresult res = ctx_enter(&ctx);
+
+	if (res == CUDA_SUCCESS)
+		res = check_launch(ctx, f, grid, block, shared, flags);
+	if (res == CUDA_SUCCESS)
+		res = launch_pack_params(f, params, extra, &packed);
+	if (res != CUDA_SUCCESS)
+		return res;
+	if (stream_capturing(stream_resolve(ctx, stream)))
+		res = capture_kernel(stream_resolve(ctx, stream), f, grid, block,
+				     shared, packed);
+	else
+		res = launch_packed(f, grid, block, shared, stream, packed,
+				    flags);
+	free(packed);
 	return res;
 }
 

@@ -13,6 +13,8 @@
 #include "alloc_table.h"
 #include "ptx/ptx.h"
 
+#include <cuda.h>
+
 struct CUctx_st;
 
 struct launch_record {
@@ -27,5 +29,19 @@ struct launch_record {
 };
 
 void launch_record_free(struct launch_record *rec);
+
+struct CUfunc_st;
+
+/*
+ * Packs a kernel's parameters (from kernelParams or an extra buffer) into
+ * a new buffer of the kernel's parameter layout; the caller frees it.
+ */
+CUresult launch_pack_params(const struct CUfunc_st *f, void **params,
+			    void **extra, unsigned char **packed);
+
+/* Launches @f with parameters already packed (graphs replay these). */
+CUresult launch_packed(struct CUfunc_st *f, const uint32_t grid[3],
+		       const uint32_t block[3], unsigned int shared,
+		       CUstream stream, const void *packed, uint32_t flags);
 
 #endif

@@ -19,6 +19,7 @@
 #include "api.h"
 #include "alloc_table.h"
 #include "context.h"
+#include "capture.h"
 #include "memcpy.h"
 #include "stream.h"
 
@@ -207,6 +208,15 @@ static CUresult copy_async(uint64_t dst, uint64_t src, size_t bytes,
 	    ((need & NEED_DEVICE_SRC) && ks != RANGE_VISIBLE && !alloc_known(src)))
 		return CUDA_ERROR_INVALID_VALUE;
 	s = stream_resolve(ctx, hstream);
+	if (stream_capturing(s)) {
+		CUDA_MEMCPY3D p = {
+			.srcMemoryType = CU_MEMORYTYPE_UNIFIED, .srcDevice = src,
+			.dstMemoryType = CU_MEMORYTYPE_UNIFIED, .dstDevice = dst,
+			.WidthInBytes = bytes, .Height = 1, .Depth = 1,
+		};
+
+		return capture_memcpy(s, &p);
+	}
 	if (kd == RANGE_VISIBLE && ks == RANGE_VISIBLE &&
 	    (dst + bytes <= src || src + bytes <= dst)) {
 		struct drm_vcuda_cmd cmd = {
@@ -278,6 +288,15 @@ static CUresult memset_async(CUdeviceptr dst, uint32_t pattern,
 	if (dst % elem_size || count > SIZE_MAX / elem_size ||
 	    classify(ctx, dst, count * elem_size) != RANGE_VISIBLE)
 		return CUDA_ERROR_INVALID_VALUE;
+	if (stream_capturing(stream_resolve(ctx, hstream))) {
+		CUDA_MEMSET_NODE_PARAMS p = {
+			.dst = dst, .value = pattern,
+			.elementSize = (unsigned int)elem_size,
+			.width = count, .height = 1,
+		};
+
+		return capture_memset(stream_resolve(ctx, hstream), &p);
+	}
 	return stream_submit(stream_resolve(ctx, hstream), DRM_VCUDA_ENGINE_COPY,
 			     &cmd, 1, NULL, &point);
 }

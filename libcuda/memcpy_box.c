@@ -12,6 +12,7 @@
 #include "api.h"
 #include "array.h"
 #include "context.h"
+#include "capture.h"
 #include "memcpy.h"
 #include "stream.h"
 
@@ -165,6 +166,17 @@ static CUresult run_box(const struct copy_box *b, CUstream hstream, int async)
 	if (ks == RANGE_INVALID || kd == RANGE_INVALID)
 		return CUDA_ERROR_INVALID_VALUE;
 	s = stream_resolve(ctx, hstream);
+	if (async && stream_capturing(s))
+		return capture_memcpy(s, &(CUDA_MEMCPY3D){
+			.srcMemoryType = CU_MEMORYTYPE_UNIFIED, .srcDevice = b->src,
+			.srcPitch = b->src_pitch,
+			.srcHeight = b->src_pitch ? b->src_slice / b->src_pitch : 0,
+			.dstMemoryType = CU_MEMORYTYPE_UNIFIED, .dstDevice = b->dst,
+			.dstPitch = b->dst_pitch,
+			.dstHeight = b->dst_pitch ? b->dst_slice / b->dst_pitch : 0,
+			.WidthInBytes = b->width, .Height = b->height,
+			.Depth = b->depth,
+		});
 	if (async && ks == RANGE_VISIBLE && kd == RANGE_VISIBLE &&
 	    !ranges_overlap(b->src, slen, b->dst, dlen)) {
 		struct drm_vcuda_cmd cmd = {
@@ -264,6 +276,14 @@ static CUresult memset_2d(CUdeviceptr dst, size_t pitch, uint32_t value,
 	len = (height - 1) * pitch + width * elem;
 	if (classify(ctx, dst, len) != RANGE_VISIBLE)
 		return CUDA_ERROR_INVALID_VALUE;
+	if (async && stream_capturing(stream_resolve(ctx, hstream)))
+		return capture_memset(stream_resolve(ctx, hstream),
+				      &(CUDA_MEMSET_NODE_PARAMS){
+					.dst = dst, .pitch = pitch,
+					.value = value,
+					.elementSize = (unsigned int)elem,
+					.width = width, .height = height,
+				      });
 	if (async) {
 		struct drm_vcuda_cmd cmd = {
 			.op = DRM_VCUDA_CMD_FILL,

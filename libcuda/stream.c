@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "api.h"
+#include "capture.h"
 #include "context.h"
 #include "kmd.h"
 #include "launch.h"
@@ -288,6 +289,7 @@ void stream_destroy(struct CUstream_st *s)
 		}
 	}
 	pthread_mutex_unlock(&ctx->lock);
+	free(s->capture_deps);
 	kmd_queue_destroy(ctx->dev->fd, s->compute_queue);
 	if (s->copy_queue)
 		kmd_queue_destroy(ctx->dev->fd, s->copy_queue);
@@ -352,6 +354,8 @@ CUDA_EXPORT CUresult cuStreamSynchronize(CUstream handle)
 
 	if (res != CUDA_SUCCESS)
 		return res;
+	if (stream_capturing(stream_resolve(ctx, handle)))
+		return capture_forbid_sync(stream_resolve(ctx, handle));
 	res = stream_wait_idle(stream_resolve(ctx, handle));
 	ctx_flush_printf(ctx);
 	return res != CUDA_SUCCESS ? res : ctx_check_fault(ctx);
@@ -368,6 +372,8 @@ CUDA_EXPORT CUresult cuStreamQuery(CUstream handle)
 	if (res != CUDA_SUCCESS)
 		return res;
 	s = stream_resolve(ctx, handle);
+	if (stream_capturing(s))
+		return capture_forbid_sync(s);
 	pthread_mutex_lock(&s->lock);
 	target = s->submitted;
 	pthread_mutex_unlock(&s->lock);

@@ -17,6 +17,8 @@
 
 struct CUctx_st;
 struct launch_record;
+struct capture;
+struct CUgraphNode_st;
 
 /* A timeline point another piece of work must wait for. */
 struct timeline_point {
@@ -41,6 +43,11 @@ struct CUstream_st {
 	/* Waits for the next submission (cuStreamWaitEvent). */
 	struct timeline_point waits[STREAM_MAX_PENDING_WAITS];
 	unsigned int nwaits;
+
+	/* Stream capture (capture.c): the capture and the current nodes. */
+	struct capture *capture;
+	struct CUgraphNode_st **capture_deps;
+	size_t ncapture_deps;
 
 	struct CUstream_st *next;	/* ctx->streams */
 };

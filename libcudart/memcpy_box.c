@@ -8,7 +8,7 @@
 #include "rt.h"
 
 /* Memory types of a copy's sides, by the runtime's direction. */
-static cudaError_t memory_types(enum cudaMemcpyKind kind, CUmemorytype *src,
+cudaError_t rt_memory_types(enum cudaMemcpyKind kind, CUmemorytype *src,
 				CUmemorytype *dst)
 {
 	switch (kind) {
@@ -56,7 +56,7 @@ static cudaError_t copy_2d(void *dst, size_t dpitch, const void *src,
 	cudaError_t err = rt_enter(&ctx);
 
 	if (err == cudaSuccess)
-		err = memory_types(kind, &st, &dt);
+		err = rt_memory_types(kind, &st, &dt);
 	/* The runtime names this error; the driver only says invalid value. */
 	if (err == cudaSuccess && height > 1 && (spitch < width || dpitch < width))
 		err = cudaErrorInvalidPitchValue;
@@ -113,19 +113,14 @@ static void set_side_3d(CUmemorytype type, struct cudaPitchedPtr ptr,
 	*z = pos.z;
 }
 
-static cudaError_t copy_3d(const struct cudaMemcpy3DParms *p,
-			   cudaStream_t stream, int async)
+cudaError_t rt_memcpy3d_params(const struct cudaMemcpy3DParms *p,
+				CUDA_MEMCPY3D *d)
 {
 	CUmemorytype st = CU_MEMORYTYPE_UNIFIED, dt = CU_MEMORYTYPE_UNIFIED;
-	CUDA_MEMCPY3D d;
-	CUcontext ctx;
 	size_t elem = 1;
-	cudaError_t err = rt_enter(&ctx);
+	cudaError_t err = p ? rt_memory_types(p->kind, &st, &dt)
+			    : cudaErrorInvalidValue;
 
-	if (err == cudaSuccess && !p)
-		err = cudaErrorInvalidValue;
-	if (err == cudaSuccess)
-		err = memory_types(p->kind, &st, &dt);
 	/* With an array involved, the extent's width counts elements. */
 	if (err == cudaSuccess && (p->srcArray || p->dstArray)) {
 		elem = rt_array_element_bytes(p->srcArray ? p->srcArray
@@ -138,18 +133,33 @@ static cudaError_t copy_3d(const struct cudaMemcpy3DParms *p,
 	     (!p->dstArray && p->dstPtr.pitch < p->extent.width * elem)))
 		err = cudaErrorInvalidPitchValue;
 	if (err != cudaSuccess)
-		return rt_return(err);
-	memset(&d, 0, sizeof(d));
+		return err;
+	memset(d, 0, sizeof(*d));
 	set_side_3d(st, p->srcPtr, p->srcArray, p->srcPos, elem,
-		    &d.srcMemoryType, &d.srcHost, &d.srcDevice, &d.srcArray,
-		    &d.srcXInBytes, &d.srcY, &d.srcZ, &d.srcPitch, &d.srcHeight);
+		    &d->srcMemoryType, &d->srcHost, &d->srcDevice, &d->srcArray,
+		    &d->srcXInBytes, &d->srcY, &d->srcZ, &d->srcPitch,
+		    &d->srcHeight);
 	set_side_3d(dt, p->dstPtr, p->dstArray, p->dstPos, elem,
-		    &d.dstMemoryType, (const void **)&d.dstHost, &d.dstDevice,
-		    &d.dstArray, &d.dstXInBytes, &d.dstY, &d.dstZ, &d.dstPitch,
-		    &d.dstHeight);
-	d.WidthInBytes = p->extent.width * elem;
-	d.Height = p->extent.height;
-	d.Depth = p->extent.depth;
+		    &d->dstMemoryType, (const void **)&d->dstHost,
+		    &d->dstDevice, &d->dstArray, &d->dstXInBytes, &d->dstY,
+		    &d->dstZ, &d->dstPitch, &d->dstHeight);
+	d->WidthInBytes = p->extent.width * elem;
+	d->Height = p->extent.height;
+	d->Depth = p->extent.depth;
+	return cudaSuccess;
+}
+
+static cudaError_t copy_3d(const struct cudaMemcpy3DParms *p,
+			   cudaStream_t stream, int async)
+{
+	CUDA_MEMCPY3D d;
+	CUcontext ctx;
+	cudaError_t err = rt_enter(&ctx);
+
+	if (err == cudaSuccess)
+		err = rt_memcpy3d_params(p, &d);
+	if (err != cudaSuccess)
+		return rt_return(err);
 	return rt_return(rt_error(async ? cuMemcpy3DAsync(&d, (CUstream)stream)
 					: cuMemcpy3D(&d)));
 }

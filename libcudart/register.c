@@ -280,6 +280,20 @@ cudaError_t rt_function_get(struct rt_function *fn, CUfunction *out)
 	return cudaSuccess;
 }
 
+const void *rt_function_stub(CUfunction f)
+{
+	const void *stub = NULL;
+
+	pthread_mutex_lock(&registry_lock);
+	for (size_t b = 0; b < BUCKETS && !stub; b++)
+		for (struct rt_function *fn = functions[b]; fn && !stub; fn = fn->next)
+			for (int d = 0; d < RT_MAX_DEVICES && !stub; d++)
+				if (fn->functions[d] == f)
+					stub = fn->host_fun;
+	pthread_mutex_unlock(&registry_lock);
+	return stub;
+}
+
 void rt_fatbins_forget_device(int device)
 {
 	pthread_mutex_lock(&registry_lock);

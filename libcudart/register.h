@@ -43,6 +43,9 @@ struct rt_function *rt_function_find(const void *host_fun);
 /* The variable registered for host shadow @host_var, or NULL. */
 struct rt_variable *rt_variable_find(const void *host_var);
 
+/* The host stub of a device function the runtime looked up, or NULL. */
+const void *rt_function_stub(CUfunction f);
+
 /* The device function of @fn on the current device, loading on demand. */
 cudaError_t rt_function_get(struct rt_function *fn, CUfunction *out);
 

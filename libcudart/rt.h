@@ -49,6 +49,15 @@ cudaError_t rt_fatbin_module(struct rt_fatbin *fatbin, int device,
 /* Bytes of one element of @array (texture.c); 0 for a bad array. */
 size_t rt_array_element_bytes(cudaArray_t array);
 
+/* The driver's CUDA_MEMCPY3D for runtime 3D copy parameters. */
+struct cudaMemcpy3DParms;
+cudaError_t rt_memcpy3d_params(const struct cudaMemcpy3DParms *p,
+			       CUDA_MEMCPY3D *d);
+
+/* Memory types of a copy's sides for a runtime copy direction. */
+cudaError_t rt_memory_types(enum cudaMemcpyKind kind, CUmemorytype *src,
+			 CUmemorytype *dst);
+
 /* Drops modules and functions of @device (its context was reset). */
 void rt_fatbins_forget_device(int device);
 

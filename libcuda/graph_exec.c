@@ -1,0 +1,263 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Executable graphs. Instantiation copies the graph and checks that it is
+ * acyclic; a launch replays the nodes on the stream in a topological
+ * order. That is one valid schedule of the graph, ordered after the
+ * stream's earlier work and before its later work as CUDA requires;
+ * independent branches run one after the other rather than side by side.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "api.h"
+#include "graph.h"
+#include "launch.h"
+
+struct CUgraphExec_st {
+	struct CUgraph_st *graph;		/* private copy */
+	struct CUgraphNode_st **origin;		/* user node of each copy */
+	struct CUgraphNode_st **order;		/* topological order */
+};
+
+/* A topological order of @graph's nodes (Kahn); NULL if it has a cycle. */
+static struct CUgraphNode_st **topological_order(const struct CUgraph_st *g)
+{
+	size_t n = g->count, head = 0, tail = 0;
+	struct CUgraphNode_st **order = malloc((n + 1) * sizeof(*order));
+	size_t *pending = calloc(n + 1, sizeof(*pending));
+	int ok;
+
+	if (!order || !pending)
+		goto fail;
+	for (size_t i = 0; i < n; i++) {
+		pending[i] = g->nodes[i]->ndeps;
+		if (!pending[i])
+			order[tail++] = g->nodes[i];
+	}
+	while (head < tail) {
+		struct CUgraphNode_st *done = order[head++];
+
+		for (size_t i = 0; i < n; i++)
+			for (size_t d = 0; d < g->nodes[i]->ndeps; d++)
+				if (g->nodes[i]->deps[d] == done &&
+				    --pending[i] == 0)
+					order[tail++] = g->nodes[i];
+	}
+	ok = tail == n;
+	free(pending);
+	if (ok)
+		return order;
+fail:
+	free(order);
+	free(pending);
+	return NULL;
+}
+
+static CUresult run_graph(const struct CUgraph_st *graph, CUstream stream);
+
+static CUresult run_node(const struct CUgraphNode_st *n, CUstream stream)
+{
+	const CUDA_MEMSET_NODE_PARAMS *m = &n->u.memset;
+
+	switch (n->type) {
+	case CU_GRAPH_NODE_TYPE_KERNEL:
+		return launch_packed(n->u.kernel.func, n->u.kernel.grid,
+				     n->u.kernel.block, n->u.kernel.shared,
+				     stream, n->u.kernel.params, 0);
+	case CU_GRAPH_NODE_TYPE_MEMCPY:
+		return cuMemcpy3DAsync(&n->u.memcpy, stream);
+	case CU_GRAPH_NODE_TYPE_MEMSET:
+		if (m->elementSize == 1)
+			return cuMemsetD2D8Async(m->dst, m->pitch, (unsigned char)m->value,
+						 m->width, m->height, stream);
+		if (m->elementSize == 2)
+			return cuMemsetD2D16Async(m->dst, m->pitch,
+						  (unsigned short)m->value,
+						  m->width, m->height, stream);
+		return cuMemsetD2D32Async(m->dst, m->pitch, m->value, m->width,
+					  m->height, stream);
+	case CU_GRAPH_NODE_TYPE_HOST:
+		return cuLaunchHostFunc(stream, n->u.host.fn, n->u.host.userData);
+	case CU_GRAPH_NODE_TYPE_GRAPH:
+		return run_graph(n->u.child, stream);
+	case CU_GRAPH_NODE_TYPE_EVENT_RECORD:
+		return cuEventRecord(n->u.event, stream);
+	case CU_GRAPH_NODE_TYPE_WAIT_EVENT:
+		return cuStreamWaitEvent(stream, n->u.event, 0);
+	case CU_GRAPH_NODE_TYPE_EMPTY:
+		return CUDA_SUCCESS;
+	default:
+		return CUDA_ERROR_NOT_SUPPORTED;
+	}
+}
+
+static CUresult run_order(struct CUgraphNode_st *const *order, size_t count,
+			  CUstream stream)
+{
+	CUresult res = CUDA_SUCCESS;
+
+	for (size_t i = 0; i < count && res == CUDA_SUCCESS; i++)
+		res = run_node(order[i], stream);
+	return res;
+}
+
+static CUresult run_graph(const struct CUgraph_st *graph, CUstream stream)
+{
+	struct CUgraphNode_st **order = topological_order(graph);
+	CUresult res;
+
+	if (!order)
+		return CUDA_ERROR_INVALID_VALUE;
+	res = run_order(order, graph->count, stream);
+	free(order);
+	return res;
+}
+
+static void exec_free(struct CUgraphExec_st *e)
+{
+	graph_free(e->graph);
+	free(e->origin);
+	free(e->order);
+	free(e);
+}
+
+CUDA_EXPORT CUresult cuGraphInstantiate(CUgraphExec *out, CUgraph graph,
+					unsigned long long flags)
+{
+	struct CUgraphExec_st *e;
+
+	if (!out || !graph)
+		return CUDA_ERROR_INVALID_VALUE;
+	/* Launch-time flags (auto-free, upload, priority) change nothing here. */
+	(void)flags;
+	e = calloc(1, sizeof(*e));
+	if (!e)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	e->origin = calloc(graph->count + 1, sizeof(*e->origin));
+	e->graph = e->origin ? graph_copy(graph) : NULL;
+	e->order = e->graph ? topological_order(e->graph) : NULL;
+	if (!e->order) {
+		CUresult res = e->graph ? CUDA_ERROR_INVALID_VALUE
+					: CUDA_ERROR_OUT_OF_MEMORY;
+
+		exec_free(e);
+		return res;
+	}
+	/* Node i of the copy is node i of the user's graph. */
+	for (size_t i = 0; i < graph->count; i++)
+		e->origin[i] = graph->nodes[i];
+	*out = e;
+	return CUDA_SUCCESS;
+}
+
+CUDA_EXPORT CUresult cuGraphInstantiateWithParams(
+	CUgraphExec *out, CUgraph graph, CUDA_GRAPH_INSTANTIATE_PARAMS *params)
+{
+	CUresult res;
+
+	if (!params)
+		return CUDA_ERROR_INVALID_VALUE;
+	res = cuGraphInstantiate(out, graph, params->flags);
+	params->result_out = res == CUDA_SUCCESS
+			     ? CUDA_GRAPH_INSTANTIATE_SUCCESS
+			     : CUDA_GRAPH_INSTANTIATE_ERROR;
+	params->hErrNode_out = NULL;
+	return res;
+}
+
+CUDA_EXPORT CUresult cuGraphLaunch(CUgraphExec e, CUstream stream)
+{
+	if (!e)
+		return CUDA_ERROR_INVALID_VALUE;
+	return run_order(e->order, e->graph->count, stream);
+}
+
+CUDA_EXPORT CUresult cuGraphUpload(CUgraphExec e, CUstream stream)
+{
+	(void)stream;	/* nothing to place on the device ahead of time */
+	return e ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
+
+CUDA_EXPORT CUresult cuGraphExecDestroy(CUgraphExec e)
+{
+	if (!e)
+		return CUDA_ERROR_INVALID_VALUE;
+	exec_free(e);
+	return CUDA_SUCCESS;
+}
+
+/* The copy in @e of the user's node @n, or NULL. */
+static struct CUgraphNode_st *copy_of(const struct CUgraphExec_st *e,
+				      const struct CUgraphNode_st *n)
+{
+	for (size_t i = 0; i < e->graph->count; i++)
+		if (e->origin[i] == n)
+			return e->graph->nodes[i];
+	return NULL;
+}
+
+CUDA_EXPORT CUresult cuGraphExecKernelNodeSetParams(
+	CUgraphExec e, CUgraphNode n, const CUDA_KERNEL_NODE_PARAMS *p)
+{
+	struct CUgraphNode_st *c;
+
+	if (!e || !n || !p)
+		return CUDA_ERROR_INVALID_VALUE;
+	c = copy_of(e, n);
+	if (!c)
+		return CUDA_ERROR_INVALID_VALUE;
+	return cuGraphKernelNodeSetParams(c, p);
+}
+
+/* Whether @a's nodes and edges are @b's, index for index. */
+static int same_topology(const struct CUgraph_st *a, const struct CUgraph_st *b)
+{
+	if (a->count != b->count)
+		return 0;
+	for (size_t i = 0; i < a->count; i++) {
+		const struct CUgraphNode_st *x = a->nodes[i], *y = b->nodes[i];
+
+		if (x->type != y->type || x->ndeps != y->ndeps)
+			return 0;
+		for (size_t d = 0; d < x->ndeps; d++) {
+			size_t j = 0, k = 0;
+
+			while (j < a->count && a->nodes[j] != x->deps[d])
+				j++;
+			while (k < b->count && b->nodes[k] != y->deps[d])
+				k++;
+			if (j != k)
+				return 0;
+		}
+	}
+	return 1;
+}
+
+CUDA_EXPORT CUresult cuGraphExecUpdate(CUgraphExec e, CUgraph graph,
+				       CUgraphExecUpdateResultInfo *info)
+{
+	struct CUgraph_st *fresh;
+	struct CUgraphNode_st **order;
+
+	if (!e || !graph || !info)
+		return CUDA_ERROR_INVALID_VALUE;
+	memset(info, 0, sizeof(*info));
+	if (!same_topology(e->graph, graph)) {
+		info->result = CU_GRAPH_EXEC_UPDATE_ERROR_TOPOLOGY_CHANGED;
+		return CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE;
+	}
+	fresh = graph_copy(graph);
+	order = fresh ? topological_order(fresh) : NULL;
+	if (!order) {
+		graph_free(fresh);
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	}
+	graph_free(e->graph);
+	free(e->order);
+	e->graph = fresh;
+	e->order = order;
+	for (size_t i = 0; i < graph->count; i++)
+		e->origin[i] = graph->nodes[i];
+	info->result = CU_GRAPH_EXEC_UPDATE_SUCCESS;
+	return CUDA_SUCCESS;
+}
