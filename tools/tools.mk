@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: MIT
-# Tools: the test VM (tools/vcuda-vm, a script) and ptx-run, which runs a
-# PTX kernel on the interpreter with host memory.
+# Tools: the test VM (tools/vcuda-vm, a script), ptx-run (a PTX kernel on
+# the interpreter with host memory) and vcuda-smi (nvidia-smi for vcuda).
 
 include $(TOP)/tools/ptx-run/ptx-run.mk
+include $(TOP)/tools/vcuda-smi/vcuda-smi.mk

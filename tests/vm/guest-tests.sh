@@ -13,4 +13,5 @@ done
 for name in driver_api runtime_api stream_api limits_api link_api memory_api; do
 	run_check "api $name matches the H100" tests/api/compare.sh $name
 done
+run_tap "vcuda-smi" tests/smi/run-smi-tests.sh
 tests/vm/run-samples.sh

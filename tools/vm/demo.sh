@@ -6,9 +6,7 @@
 cd "$(dirname "$0")/../.." || exit 1
 
 echo "== $(uname -r): $(grep -c '^vcuda ' /proc/modules) vcuda module loaded"
-for node in /sys/class/drm/renderD*; do
-	[ -e "$node/device/driver" ] || continue
-	echo "   /dev/dri/$(basename "$node"): $(basename "$(readlink -f "$node/device/driver")")"
-done
+build/bin/vcuda-smi
+build/bin/vcuda-smi -L
 echo
 tests/vm/run-samples.sh

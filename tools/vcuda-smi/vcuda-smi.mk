@@ -1,0 +1,50 @@
+# SPDX-License-Identifier: MIT
+# vcuda-smi: nvidia-smi for the virtual GPUs ($(VCUDA_SMI)), over the vsmi
+# query library in tools/smi/ ($(VSMI_LIB): a static archive of PIC objects,
+# for a later libnvidia-ml.so.1 too), and the test load generator of
+# tests/smi/ ($(SMI_LOAD)). Included from tools/tools.mk.
+
+VSMI_DIR := $(TOP)/tools/smi
+VSMI_LIB := $(B)/lib/libvsmi.a
+VSMI_OBJS := $(patsubst $(VSMI_DIR)/%.c,$(B)/tools/smi/%.o,\
+	$(wildcard $(VSMI_DIR)/*.c))
+VSMI_LIBS := -lkmod
+
+VCUDA_SMI_DIR := $(TOP)/tools/vcuda-smi
+VCUDA_SMI := $(B)/bin/vcuda-smi
+VCUDA_SMI_OBJS := $(patsubst $(VCUDA_SMI_DIR)/%.c,$(B)/tools/vcuda-smi/%.o,\
+	$(wildcard $(VCUDA_SMI_DIR)/*.c))
+
+SMI_LOAD := $(B)/tests/smi/smi-load
+
+$(B)/tools/smi/%.o: $(VSMI_DIR)/%.c $(VSMI_DIR)/vsmi.h $(TOP)/uapi/vcuda_drm.h
+	@mkdir -p $(@D)
+	$(CC) $(USER_CFLAGS) -I$(VSMI_DIR) -c $< -o $@
+
+$(VSMI_LIB): $(VSMI_OBJS)
+	@mkdir -p $(@D)
+	rm -f $@
+	ar rcs $@ $^
+
+$(B)/tools/vcuda-smi/%.o: $(VCUDA_SMI_DIR)/%.c $(wildcard $(VCUDA_SMI_DIR)/*.h) \
+		$(VSMI_DIR)/vsmi.h $(TOP)/uapi/vcuda_drm.h
+	@mkdir -p $(@D)
+	$(CC) $(USER_CFLAGS) -I$(VSMI_DIR) -c $< -o $@
+
+$(VCUDA_SMI): $(VCUDA_SMI_OBJS) $(VSMI_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(USER_LDFLAGS) -o $@ $(VCUDA_SMI_OBJS) $(VSMI_LIB) $(VSMI_LIBS)
+
+# The test program: allocates and keeps the device busy with the raw uAPI.
+$(SMI_LOAD): $(TOP)/tests/smi/smi-load.c $(TOP)/tests/kselftest/vcuda_test.h \
+		$(TOP)/uapi/vcuda_drm.h
+	@mkdir -p $(@D)
+	$(CC) $(USER_CFLAGS) -I$(TOP)/tests/kselftest -o $@ $< \
+		$(USER_LDFLAGS) -ldrm -lpthread
+
+.PHONY: vcuda-smi
+vcuda-smi: $(VCUDA_SMI) $(SMI_LOAD)
+ALL_TARGETS += $(VCUDA_SMI) $(VSMI_LIB) $(SMI_LOAD)
+
+# make build/bin/vcuda-smi, relative to the top, works too.
+build/bin/vcuda-smi: $(VCUDA_SMI)
