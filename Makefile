@@ -36,6 +36,9 @@ USER_LDFLAGS := -Wl,--as-needed -Wl,-z,defs -Wl,-z,now
 SAMPLE_NVCC_FLAGS := -rdc=true -cudart shared \
 	-gencode arch=compute_75,code=[compute_75,sm_75] -O2
 
+# Quiet rules: "  CC      libcuda/foo.o"; make V=1 prints the commands.
+quiet = $(if $(V),,@printf '  %-7s %s\n' '$(1)' '$(patsubst $(TOP)/%,%,$(2))';)
+
 ALL_TARGETS :=
 TEST_TARGETS :=
 CLEAN_DIRS := $(B)

@@ -8,13 +8,13 @@ LIBCUDA_OBJS := $(patsubst $(TOP)/%.c,$(B)/obj/%.o,$(LIBCUDA_SRCS))
 
 $(B)/obj/libcuda/%.o: $(TOP)/libcuda/%.c
 	@mkdir -p $(@D)
-	$(CC) $(USER_CFLAGS) -I$(TOP)/libcuda -MMD -MP -c $< -o $@
+	$(call quiet,CC,$@)$(CC) $(USER_CFLAGS) -I$(TOP)/libcuda -MMD -MP -c $< -o $@
 
 $(LIBCUDA): $(LIBCUDA_OBJS) $(PTX_LIB)
 	@mkdir -p $(@D)
-	$(CC) -shared -Wl,-soname,libcuda.so.1 $(USER_LDFLAGS) -o $@ \
+	$(call quiet,LD,$@)$(CC) -shared -Wl,-soname,libcuda.so.1 $(USER_LDFLAGS) -o $@ \
 		$(LIBCUDA_OBJS) $(PTX_LIB) -ldrm -lzstd -llz4 -lpthread -lm
-	ln -sf libcuda.so.1 $(B)/lib/libcuda.so
+	@ln -sf libcuda.so.1 $(B)/lib/libcuda.so
 
 -include $(LIBCUDA_OBJS:.o=.d)
 

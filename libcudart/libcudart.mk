@@ -7,14 +7,14 @@ LIBCUDART_OBJS := $(patsubst $(TOP)/%.c,$(B)/obj/%.o,$(LIBCUDART_SRCS))
 
 $(B)/obj/libcudart/%.o: $(TOP)/libcudart/%.c
 	@mkdir -p $(@D)
-	$(CC) $(USER_CFLAGS) -MMD -MP -c $< -o $@
+	$(call quiet,CC,$@)$(CC) $(USER_CFLAGS) -MMD -MP -c $< -o $@
 
 $(LIBCUDART): $(LIBCUDART_OBJS) $(TOP)/libcudart/libcudart.map $(LIBCUDA)
 	@mkdir -p $(@D)
-	$(CC) -shared -Wl,-soname,libcudart.so.13 $(USER_LDFLAGS) \
+	$(call quiet,LD,$@)$(CC) -shared -Wl,-soname,libcudart.so.13 $(USER_LDFLAGS) \
 		-Wl,--version-script=$(TOP)/libcudart/libcudart.map -o $@ \
 		$(LIBCUDART_OBJS) -L$(B)/lib -lcuda -lpthread
-	ln -sf libcudart.so.13 $(B)/lib/libcudart.so
+	@ln -sf libcudart.so.13 $(B)/lib/libcudart.so
 
 -include $(LIBCUDART_OBJS:.o=.d)
 

@@ -16,7 +16,7 @@ SAMPLES := $(foreach d,$(SAMPLE_DIRS),$(B)/samples/$(notdir $(d))/$(notdir $(d))
 .SECONDEXPANSION:
 $(SAMPLES): $$(TOP)/tests/samples/$$(notdir $$@)/$$(notdir $$@).cu
 	@mkdir -p $(@D)
-	$(NVCC) $(SAMPLE_NVCC_FLAGS) -o $@ $<
+	$(call quiet,NVCC,$@)$(NVCC) $(SAMPLE_NVCC_FLAGS) -o $@ $<
 
 .PHONY: samples
 samples: $(SAMPLES)

@@ -9,30 +9,30 @@ API_TESTS := $(B)/tests/api/driver_api $(B)/tests/api/error_strings \
 
 $(B)/tests/api/driver_api: $(TOP)/tests/api/driver_api.c $(LIBCUDA)
 	@mkdir -p $(@D)
-	$(CC) $(USER_CFLAGS) -o $@ $< -L$(B)/lib -lcuda
+	$(call quiet,CC,$@)$(CC) $(USER_CFLAGS) -o $@ $< -L$(B)/lib -lcuda
 
 $(B)/tests/api/error_strings: $(TOP)/tests/api/error_strings.c $(LIBCUDART)
 	@mkdir -p $(@D)
-	$(CC) $(USER_CFLAGS) -o $@ $< -L$(B)/lib -lcuda -lcudart
+	$(call quiet,CC,$@)$(CC) $(USER_CFLAGS) -o $@ $< -L$(B)/lib -lcuda -lcudart
 
 $(B)/tests/api/runtime_api: $(TOP)/tests/api/runtime_api.cu
 	@mkdir -p $(@D)
-	$(NVCC) $(SAMPLE_NVCC_FLAGS) -o $@ $<
+	$(call quiet,NVCC,$@)$(NVCC) $(SAMPLE_NVCC_FLAGS) -o $@ $<
 
 ALL_TARGETS += $(API_TESTS)
 
 $(B)/tests/api/stream_api: $(TOP)/tests/api/stream_api.cu
 	@mkdir -p $(@D)
-	$(NVCC) $(SAMPLE_NVCC_FLAGS) -o $@ $<
+	$(call quiet,NVCC,$@)$(NVCC) $(SAMPLE_NVCC_FLAGS) -o $@ $<
 
 $(B)/tests/api/limits_api: $(TOP)/tests/api/limits_api.cu
 	@mkdir -p $(@D)
-	$(NVCC) $(SAMPLE_NVCC_FLAGS) -o $@ $<
+	$(call quiet,NVCC,$@)$(NVCC) $(SAMPLE_NVCC_FLAGS) -o $@ $<
 
 $(B)/tests/api/link_api: $(TOP)/tests/api/link_api.c $(LIBCUDA)
 	@mkdir -p $(@D)
-	$(CC) $(USER_CFLAGS) -o $@ $< -L$(B)/lib -lcuda
+	$(call quiet,CC,$@)$(CC) $(USER_CFLAGS) -o $@ $< -L$(B)/lib -lcuda
 
 $(B)/tests/api/memory_api: $(TOP)/tests/api/memory_api.cu $(LIBCUDA)
 	@mkdir -p $(@D)
-	$(NVCC) $(SAMPLE_NVCC_FLAGS) -L$(B)/lib -lcuda -o $@ $<
+	$(call quiet,NVCC,$@)$(NVCC) $(SAMPLE_NVCC_FLAGS) -L$(B)/lib -lcuda -o $@ $<
