@@ -12,6 +12,8 @@
 #include "vcuda_ctx.h"
 #include "vcuda_drv.h"
 #include "vcuda_job.h"
+#include "vcuda_queue.h"
+#include "vcuda_usage.h"
 
 /**
  * DOC: Compute hand-off
@@ -45,12 +47,32 @@
  * workers one at a time and in order, while different queues' launches
  * run concurrently on different workers.
  *
+ * From the COMPUTE_WAIT that takes a launch to its COMPUTE_DONE (or its
+ * withdrawal), the launch counts as running: the compute engine is busy
+ * for the device and for the queue's client (vcuda_usage.c).
+ *
  * Each launch is handed to exactly one worker. COMPUTE_DONE fails with
  * -ENOENT for an ID not taken or already reported, or for a launch
  * withdrawn because its queue was destroyed or its context faulted or
  * timed out. Once the context has faulted, COMPUTE_WAIT fails with -EIO;
  * once it is destroyed, with -ENOENT; both wake every waiting worker.
  */
+
+/* A launch starts or stops running on a worker; hand-off lock held. */
+static void vcuda_launch_account(struct vcuda_launch *l, bool running)
+{
+	struct vcuda_queue *q = l->job->queue;
+	struct vcuda_busy *dev = &q->vdev->busy[DRM_VCUDA_ENGINE_COMPUTE];
+	struct vcuda_busy *client = &q->usage->busy[DRM_VCUDA_ENGINE_COMPUTE];
+
+	if (running) {
+		vcuda_busy_begin(dev);
+		vcuda_busy_begin(client);
+	} else {
+		vcuda_busy_end(client);
+		vcuda_busy_end(dev);
+	}
+}
 
 /**
  * vcuda_compute_init() - Initialize a context's hand-off.
@@ -93,6 +115,8 @@ void vcuda_compute_post(struct vcuda_compute *c, struct vcuda_launch *l)
 void vcuda_compute_withdraw(struct vcuda_compute *c, struct vcuda_launch *l)
 {
 	spin_lock(&c->lock);
+	if (l->state == VCUDA_LAUNCH_TAKEN)
+		vcuda_launch_account(l, false);
 	list_del_init(&l->link);
 	WRITE_ONCE(l->state, VCUDA_LAUNCH_IDLE);
 	spin_unlock(&c->lock);
@@ -151,6 +175,7 @@ static bool vcuda_compute_try_take(struct vcuda_compute *c,
 	if (l) {
 		l->id = ++c->last_launch_id;
 		WRITE_ONCE(l->state, VCUDA_LAUNCH_TAKEN);
+		vcuda_launch_account(l, true);
 		list_move_tail(&l->link, &c->taken);
 		args->launch_id = l->id;
 		args->descriptor = l->descriptor;
@@ -268,6 +293,7 @@ int vcuda_ioctl_compute_done(struct drm_device *drm, void *data,
 	}
 	if (found) {
 		list_del_init(&found->link);
+		vcuda_launch_account(found, false);
 		WRITE_ONCE(found->state, VCUDA_LAUNCH_REPORTED);
 		job = vcuda_job_get(found->job);
 	}

@@ -11,13 +11,11 @@
 #include <linux/wait.h>
 
 #include "vcuda_drm.h"
+#include "vcuda_engine.h"
 
 struct drm_device;
 struct drm_file;
 struct vcuda_job;
-
-/* Queue priorities, the index of &vcuda_compute.ready. */
-#define VCUDA_NUM_PRIORITIES	(DRM_VCUDA_QUEUE_PRIORITY_HIGH + 1)
 
 /**
  * enum vcuda_launch_state - Where a job's current launch command is.

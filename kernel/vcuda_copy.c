@@ -21,12 +21,14 @@
  * DOC: Copy engine
  *
  * Copy queues run COPY and FILL commands; every queue runs TIMESTAMP,
- * NOP, SEM_ACQUIRE and SEM_RELEASE. They run in the kernel, in vcuda_queue_exec(), on the context's
- * address space: every access resolves its GPU virtual address with
- * vcuda_vm_resolve(), one page at a time, and copies with the page mapped
- * by kmap_local_page(). An address that is not mapped, or a write through
- * a read-only mapping, stops the command and faults the context with the
- * address, as a GPU's MMU would.
+ * NOP, SEM_ACQUIRE and SEM_RELEASE. They run in the kernel, in
+ * vcuda_queue_exec() (on a copy engine for copy queues, vcuda_engine.c),
+ * on the context's address space: every access translates its GPU
+ * virtual address with vcuda_vm_resolve(), which walks the context's page
+ * tables (vcuda_pt.c), one page at a time, and copies with the page
+ * mapped by kmap_local_page(). An address that is not mapped (reserved
+ * addresses included), or a write through a read-only mapping, stops the
+ * command and faults the context with the address, as a GPU's MMU would.
  *
  * SUBMIT validates the commands (vcuda_copy_check_cmd()) before anything
  * is queued: sizes non-zero, pitches large enough for the rows they

@@ -37,8 +37,18 @@
  * SUBMIT and QUEUE_CREATE fail with -EIO. VM_BIND still works, so that
  * memory can be unmapped and freed.
  *
- * DRM_VCUDA_DEVICE_RESET (CAP_SYS_ADMIN) faults every live context of the
- * device with DRM_VCUDA_FAULT_RESET; the device keeps a list of them.
+ * A device reset (DRM_VCUDA_DEVICE_RESET with CAP_SYS_ADMIN, or writing
+ * 1 to the device's ``reset`` attribute in sysfs) faults every live
+ * context of the device with DRM_VCUDA_FAULT_RESET; the device keeps a
+ * list of them. Each first fault counts as one Xid event in the device's
+ * ``faults`` attribute.
+ *
+ * Compute mode: creation checks the device's mode under the device's
+ * context lock, with the context list it adds to: in
+ * DRM_VCUDA_COMPUTE_MODE_PROHIBITED it fails with -EPERM; in
+ * DRM_VCUDA_COMPUTE_MODE_EXCLUSIVE_PROCESS with -EBUSY if a live context
+ * of the device belongs to another process (thread group). Contexts
+ * that exist when the mode changes are not affected.
  *
  * Destruction (CTX_DESTROY or closing the file) wakes the workers with
  * -ENOENT, kills the queues (their unfinished jobs fail with -ECANCELED)
@@ -74,10 +84,23 @@ static const u8 vcuda_fault_xids[] = {
 	[DRM_VCUDA_FAULT_LAUNCH] = 13,
 };
 
+/**
+ * vcuda_fault_name() - What a fault kind means, in words.
+ * @kind: &enum drm_vcuda_fault_kind.
+ *
+ * Return: A constant string.
+ */
+const char *vcuda_fault_name(u32 kind)
+{
+	return kind < ARRAY_SIZE(vcuda_fault_names) ? vcuda_fault_names[kind] :
+	       "unknown";
+}
+
 static void vcuda_ctx_release(struct kref *kref)
 {
 	struct vcuda_ctx *ctx = container_of(kref, struct vcuda_ctx, refcount);
 
+	atomic_dec(&ctx->vdev->live.ctxs);
 	vcuda_vm_put(ctx->vm);
 	mutex_destroy(&ctx->queues_lock);
 	kfree(ctx);
@@ -151,6 +174,8 @@ void vcuda_ctx_fault(struct vcuda_ctx *ctx, u32 kind, u64 addr, u32 queue_id)
 	spin_unlock(&ctx->fault_lock);
 
 	if (first)
+		atomic64_inc(&vdev->faults);
+	if (first)
 		dev_err(vdev->drm.dev,
 			"Xid (vcuda %u): %u, pid=%d, name=%s, ctx %u, queue %u: %s at 0x%llx\n",
 			vdev->index, vcuda_fault_xids[kind], ctx->pid,
@@ -215,14 +240,35 @@ void vcuda_ctx_file_close(struct vcuda_file *vfile)
 	mutex_unlock(&vfile->lock);
 }
 
+/* Whether the compute mode lets @ctx be created; device's ctx_lock held. */
+static int vcuda_ctx_admit(struct vcuda_device *vdev, struct vcuda_ctx *ctx)
+{
+	struct vcuda_ctx *other;
+
+	lockdep_assert_held(&vdev->ctx_lock);
+
+	switch (vdev->compute_mode) {
+	case DRM_VCUDA_COMPUTE_MODE_PROHIBITED:
+		return -EPERM;
+	case DRM_VCUDA_COMPUTE_MODE_EXCLUSIVE_PROCESS:
+		list_for_each_entry(other, &vdev->ctx_list, dev_link)
+			if (other->pid != ctx->pid)
+				return -EBUSY;
+		return 0;
+	default:
+		return 0;
+	}
+}
+
 /**
  * vcuda_ioctl_ctx_create() - DRM_IOCTL_VCUDA_CTX_CREATE.
  * @drm: Device.
  * @data: &struct drm_vcuda_ctx_create.
  * @file: DRM file.
  *
- * Return: 0, -EINVAL for non-zero flags, -ENOMEM, -EBUSY when the file
- * has 2^32 - 1 contexts.
+ * Return: 0, -EINVAL for non-zero flags, -ENOMEM, -EPERM when the
+ * device's compute mode is prohibited, -EBUSY when another process holds
+ * the device in exclusive-process mode or the file has 2^32 - 1 contexts.
  */
 int vcuda_ioctl_ctx_create(struct drm_device *drm, void *data,
 			   struct drm_file *file)
@@ -243,6 +289,7 @@ int vcuda_ioctl_ctx_create(struct drm_device *drm, void *data,
 	kref_init(&ctx->refcount);
 	ctx->vdev = vfile->vdev;
 	ctx->pid = task_tgid_nr(current);
+	ctx->client_id = file->client_id;
 	get_task_comm(ctx->comm, current->group_leader);
 	spin_lock_init(&ctx->fault_lock);
 	mutex_init(&ctx->queues_lock);
@@ -257,22 +304,25 @@ int vcuda_ioctl_ctx_create(struct drm_device *drm, void *data,
 		kfree(ctx);
 		return ret;
 	}
+	atomic_inc(&vfile->vdev->live.ctxs);
 
 	mutex_lock(&vfile->lock);
+	mutex_lock(&vfile->vdev->ctx_lock);
+	ret = vcuda_ctx_admit(vfile->vdev, ctx);
 	/* Reserve the ID first: the context must know it before it shows. */
-	ret = xa_alloc_cyclic(&vfile->ctxs, &id, NULL, XA_LIMIT(1, U32_MAX),
-			      &vfile->next_ctx_id, GFP_KERNEL);
+	if (!ret)
+		ret = xa_alloc_cyclic(&vfile->ctxs, &id, NULL,
+				      XA_LIMIT(1, U32_MAX), &vfile->next_ctx_id,
+				      GFP_KERNEL);
 	if (ret >= 0) {
 		ctx->id = id;
 		ret = xa_err(xa_store(&vfile->ctxs, id, ctx, GFP_KERNEL));
 		if (ret)
 			xa_erase(&vfile->ctxs, id);
 	}
-	if (ret >= 0) {
-		mutex_lock(&vfile->vdev->ctx_lock);
+	if (ret >= 0)
 		list_add_tail(&ctx->dev_link, &vfile->vdev->ctx_list);
-		mutex_unlock(&vfile->vdev->ctx_lock);
-	}
+	mutex_unlock(&vfile->vdev->ctx_lock);
 	mutex_unlock(&vfile->lock);
 	if (ret < 0) {
 		vcuda_vm_close(ctx->vm);
@@ -358,21 +408,34 @@ int vcuda_ioctl_ctx_get_state(struct drm_device *drm, void *data,
 int vcuda_ioctl_device_reset(struct drm_device *drm, void *data,
 			     struct drm_file *file)
 {
-	struct vcuda_device *vdev = to_vcuda_device(drm);
 	struct drm_vcuda_device_reset *args = data;
-	struct vcuda_ctx *ctx;
 
 	if (!capable(CAP_SYS_ADMIN))
 		return -EPERM;
 	if (args->flags || args->pad)
 		return -EINVAL;
 
-	dev_info(drm->dev, "vcuda %u: reset by pid %d\n", vdev->index,
+	vcuda_device_reset(to_vcuda_device(drm));
+	return 0;
+}
+
+/**
+ * vcuda_device_reset() - Reset a device.
+ * @vdev: Device.
+ *
+ * Faults every live context of the device, of every file, with
+ * DRM_VCUDA_FAULT_RESET: their work fails and they must be destroyed.
+ * New contexts work normally.
+ */
+void vcuda_device_reset(struct vcuda_device *vdev)
+{
+	struct vcuda_ctx *ctx;
+
+	dev_info(vdev->drm.dev, "vcuda %u: reset by pid %d\n", vdev->index,
 		 task_tgid_nr(current));
 
 	mutex_lock(&vdev->ctx_lock);
 	list_for_each_entry(ctx, &vdev->ctx_list, dev_link)
 		vcuda_ctx_fault(ctx, DRM_VCUDA_FAULT_RESET, 0, 0);
 	mutex_unlock(&vdev->ctx_lock);
-	return 0;
 }

@@ -33,8 +33,11 @@ struct vcuda_ctx {
 	/** @id: ID in the file. */
 	u32 id;
 
-	/** @pid: Thread group ID of the creator, for fault reports. */
+	/** @pid: Thread group ID of the creator: its process. */
 	pid_t pid;
+
+	/** @client_id: &drm_file.client_id of the file, for debugfs. */
+	u64 client_id;
 
 	/** @comm: Name of the creator's process, for fault reports. */
 	char comm[TASK_COMM_LEN];
@@ -78,6 +81,8 @@ struct vcuda_ctx *vcuda_ctx_lookup(struct vcuda_file *vfile, u32 id);
 bool vcuda_ctx_faulted(struct vcuda_ctx *ctx);
 void vcuda_ctx_fault(struct vcuda_ctx *ctx, u32 kind, u64 addr, u32 queue_id);
 void vcuda_ctx_file_close(struct vcuda_file *vfile);
+void vcuda_device_reset(struct vcuda_device *vdev);
+const char *vcuda_fault_name(u32 kind);
 
 int vcuda_ioctl_ctx_create(struct drm_device *drm, void *data,
 			   struct drm_file *file);

@@ -39,6 +39,11 @@
  * their size to @vram_used, and creating one that would exceed
  * ``vram_mb`` fails with -ENOMEM. Host buffer objects count as
  * host_pinned instead.
+ *
+ * The compute mode (&enum drm_vcuda_compute_mode) starts as
+ * DRM_VCUDA_COMPUTE_MODE_DEFAULT, is changed through sysfs
+ * (vcuda_sysfs.c) and is enforced when a context is created
+ * (vcuda_ctx.c); the device query reports the mode in force.
  */
 
 #define VCUDA_VA_START		(64ULL << 10)
@@ -107,7 +112,7 @@ static void vcuda_device_fill_info(struct vcuda_device *vdev)
 	info->clock_rate_khz = 1410000;
 	info->memory_clock_rate_khz = 1215000;
 	info->memory_bus_width = 5120;
-	info->copy_engine_count = 2;
+	info->copy_engine_count = VCUDA_COPY_ENGINES;
 	info->compute_engine_count = 1;
 	info->compute_mode = DRM_VCUDA_COMPUTE_MODE_DEFAULT;
 	info->pci_domain = 0;
@@ -129,14 +134,17 @@ int vcuda_ioctl_dev_query(struct drm_device *drm, void *data,
 	struct vcuda_device *vdev = to_vcuda_device(drm);
 	struct drm_vcuda_dev_query *args = data;
 	struct drm_vcuda_memory_info mem;
+	struct drm_vcuda_device_info info;
 	void __user *dst = u64_to_user_ptr(args->pointer);
 	const void *src;
 	u32 size, n;
 
 	switch (args->type) {
 	case DRM_VCUDA_DEV_QUERY_DEVICE_INFO:
-		src = &vdev->info;
-		size = sizeof(vdev->info);
+		info = vdev->info;
+		info.compute_mode = READ_ONCE(vdev->compute_mode);
+		src = &info;
+		size = sizeof(info);
 		break;
 	case DRM_VCUDA_DEV_QUERY_MEMORY_INFO:
 		memset(&mem, 0, sizeof(mem));
@@ -164,12 +172,13 @@ int vcuda_ioctl_dev_query(struct drm_device *drm, void *data,
 	return 0;
 }
 
-static void vcuda_device_fini_ipc(struct drm_device *drm, void *arg)
+static void vcuda_device_fini_tables(struct drm_device *drm, void *arg)
 {
 	struct vcuda_device *vdev = arg;
 
-	/* Objects leave the table when freed: it is empty by now. */
+	/* Objects leave the tables when freed: they are empty by now. */
 	xa_destroy(&vdev->ipc);
+	xa_destroy(&vdev->bo_ids);
 }
 
 static int vcuda_probe(struct platform_device *pdev)
@@ -203,14 +212,22 @@ static int vcuda_probe(struct platform_device *pdev)
 	if (ret)
 		return ret;
 	xa_init_flags(&vdev->ipc, XA_FLAGS_ALLOC1);
-	ret = drmm_add_action_or_reset(&vdev->drm, vcuda_device_fini_ipc, vdev);
+	xa_init_flags(&vdev->bo_ids, XA_FLAGS_ALLOC1);
+	ret = drmm_add_action_or_reset(&vdev->drm, vcuda_device_fini_tables,
+				       vdev);
 	if (ret)
 		return ret;
+	vdev->compute_mode = DRM_VCUDA_COMPUTE_MODE_DEFAULT;
+	atomic64_set(&vdev->faults, 0);
+	vcuda_busy_init(&vdev->busy[DRM_VCUDA_ENGINE_COMPUTE]);
+	vcuda_busy_init(&vdev->busy[DRM_VCUDA_ENGINE_COPY]);
+	vcuda_engines_init(vdev);
 	vdev->sm_count = vcuda_sm_count ? vcuda_sm_count : num_online_cpus();
 	vdev->job_timeout = vcuda_job_timeout_ms ?
 			    msecs_to_jiffies(vcuda_job_timeout_ms) :
 			    MAX_SCHEDULE_TIMEOUT;
 	vcuda_device_fill_info(vdev);
+	vcuda_debugfs_init(vdev);
 
 	platform_set_drvdata(pdev, vdev);
 

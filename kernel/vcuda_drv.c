@@ -21,8 +21,10 @@
 #include "vcuda_ctx.h"
 #include "vcuda_gem.h"
 #include "vcuda_ipc.h"
+#include "vcuda_prime.h"
 #include "vcuda_queue.h"
 #include "vcuda_submit.h"
+#include "vcuda_usage.h"
 #include "vcuda_vm.h"
 
 /**
@@ -37,17 +39,28 @@
  * - vcuda_drv.c: module parameters, the DRM driver, the ioctl table, the
  *   per-file state and the helper that copies versioned arrays;
  * - vcuda_device.c: the platform driver, device properties, VRAM
- *   accounting and DRM_VCUDA_DEV_QUERY;
- * - vcuda_sysfs.c: per-device sysfs attributes;
+ *   accounting, compute mode, device reset and DRM_VCUDA_DEV_QUERY;
+ * - vcuda_sysfs.c: per-device sysfs attributes (the admin interface);
+ * - vcuda_debugfs.c: debugfs dumps of contexts, address spaces and page
+ *   tables;
+ * - vcuda_usage.c: busy time of the engines and their utilization;
  * - vcuda_gem.c: buffer objects (shmem-backed GEM objects, and the
- *   caller's own pages for BO_USERPTR);
+ *   caller's own pages for BO_USERPTR) and the device address space
+ *   that page tables point into;
+ * - vcuda_prime.c: dma-buf export and import, and peer objects (a buffer
+ *   of another vcuda device);
  * - vcuda_ipc.c: sharing buffer objects between processes by token;
- * - vcuda_vm.c: GPU address spaces (&drm_gpuvm), VM_BIND, and the one
- *   function that resolves a GPU virtual address to a page;
+ * - vcuda_vm.c: GPU address spaces (&drm_gpuvm), VM_BIND, address
+ *   reservations, and the function that resolves a GPU virtual address
+ *   to a page;
+ * - vcuda_pt.c: the multi-level page tables of an address space and
+ *   their walker;
  * - vcuda_ctx.c: contexts and their sticky fault state;
  * - vcuda_queue.c: queues, one &drm_gpu_scheduler and one entity each;
  * - vcuda_job.c: jobs, the scheduler callbacks and the per-queue ring
  *   that executes jobs' commands in order;
+ * - vcuda_engine.c: the copy engines, shared by priority among the copy
+ *   queues of a device;
  * - vcuda_submit.c: DRM_VCUDA_SUBMIT: validation and syncobjs;
  * - vcuda_compute.c: the hand-off of launch commands to userspace
  *   workers (COMPUTE_WAIT/COMPUTE_DONE);
@@ -56,6 +69,14 @@
  *
  * Everything a file creates is released when the file is closed
  * (vcuda_postclose()), including when its process is killed.
+ *
+ * Per-client usage (fdinfo, vcuda_show_fdinfo()) follows
+ * Documentation/gpu/drm-usage-stats.rst: ``drm-engine-compute`` and
+ * ``drm-engine-copy`` are the busy times of the client's queues,
+ * ``drm-total-vram``/``drm-resident-vram`` its device buffer objects and
+ * ``drm-total-system``/``drm-resident-system`` its host and user buffer
+ * objects (every object is resident: pages are pinned while it lives),
+ * ``drm-memory-vram`` the legacy spelling of ``drm-total-vram``.
  */
 
 unsigned int vcuda_num_devices = 1;
@@ -164,6 +185,11 @@ static int vcuda_open(struct drm_device *drm, struct drm_file *file)
 	if (!vfile)
 		return -ENOMEM;
 
+	vfile->usage = vcuda_usage_create();
+	if (!vfile->usage) {
+		kfree(vfile);
+		return -ENOMEM;
+	}
 	vfile->vdev = to_vcuda_device(drm);
 	mutex_init(&vfile->lock);
 	xa_init_flags(&vfile->ctxs, XA_FLAGS_ALLOC1);
@@ -187,12 +213,19 @@ static void vcuda_postclose(struct drm_device *drm, struct drm_file *file)
 	xa_destroy(&vfile->queues);
 	xa_destroy(&vfile->ctxs);
 	mutex_destroy(&vfile->lock);
+	vcuda_usage_put(vfile->usage);
 	kfree(vfile);
 }
 
 static void vcuda_show_fdinfo(struct drm_printer *p, struct drm_file *file)
 {
-	drm_show_memory_stats(p, file);
+	struct vcuda_usage *u = to_vcuda_file(file)->usage;
+
+	drm_printf(p, "drm-engine-compute:\t%llu ns\n",
+		   vcuda_busy_ns(&u->busy[DRM_VCUDA_ENGINE_COMPUTE]));
+	drm_printf(p, "drm-engine-copy:\t%llu ns\n",
+		   vcuda_busy_ns(&u->busy[DRM_VCUDA_ENGINE_COPY]));
+	vcuda_gem_show_fdinfo(p, file);
 }
 
 #define VCUDA_IOCTL(name, func) \
@@ -231,6 +264,7 @@ const struct drm_driver vcuda_drm_driver = {
 	.postclose = vcuda_postclose,
 	.show_fdinfo = vcuda_show_fdinfo,
 	.gem_create_object = vcuda_gem_create_object,
+	.gem_prime_import = vcuda_gem_prime_import,
 	.ioctls = vcuda_ioctls,
 	.num_ioctls = ARRAY_SIZE(vcuda_ioctls),
 	.fops = &vcuda_drm_fops,

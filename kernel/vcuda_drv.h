@@ -15,6 +15,8 @@
 #include <drm/drm_file.h>
 
 #include "vcuda_drm.h"
+#include "vcuda_engine.h"
+#include "vcuda_usage.h"
 
 #define VCUDA_DRIVER_VERSION \
 	(DRM_VCUDA_VERSION_MAJOR << 16 | DRM_VCUDA_VERSION_MINOR << 8 | \
@@ -69,11 +71,52 @@ struct vcuda_device {
 	/** @host_pinned: Bytes of host buffer objects. */
 	atomic64_t host_pinned;
 
-	/** @ctx_lock: Protects @ctx_list. */
+	/**
+	 * @ctx_lock: Protects @ctx_list, and @compute_mode against changes
+	 * while a context is created.
+	 */
 	struct mutex ctx_lock;
 
 	/** @ctx_list: Live contexts of every file, by &vcuda_ctx.dev_link. */
 	struct list_head ctx_list;
+
+	/**
+	 * @compute_mode: &enum drm_vcuda_compute_mode, written under
+	 * @ctx_lock, read with READ_ONCE().
+	 */
+	u32 compute_mode;
+
+	/** @faults: Faults and time-outs (Xid events) since load. */
+	atomic64_t faults;
+
+	/** @busy: Busy time per &enum drm_vcuda_engine (vcuda_usage.c). */
+	struct vcuda_busy busy[VCUDA_ENGINE_CLASSES];
+
+	/** @copy_engines: The copy engines and their run list. */
+	struct vcuda_engines copy_engines;
+
+	/**
+	 * @bo_ids: Segment number of the device address space to
+	 * &struct vcuda_bo (vcuda_gem.c); no reference held.
+	 */
+	struct xarray bo_ids;
+
+	/** @next_bo_id: Cursor of the cyclic segment allocation. */
+	u32 next_bo_id;
+
+	/** @live: Objects alive, for debugfs and leak checks. */
+	struct {
+		/** @live.bos: Buffer objects. */
+		atomic_t bos;
+		/** @live.ctxs: Contexts, until freed. */
+		atomic_t ctxs;
+		/** @live.queues: Queues, until freed. */
+		atomic_t queues;
+		/** @live.jobs: Jobs, until freed. */
+		atomic_t jobs;
+		/** @live.pt_pages: Page-table pages. */
+		atomic_t pt_pages;
+	} live;
 
 	/** @ipc_lock: Serializes IPC exports. */
 	struct mutex ipc_lock;
@@ -127,6 +170,9 @@ struct vcuda_file {
 
 	/** @next_queue_id: Cursor of the cyclic queue ID allocation. */
 	u32 next_queue_id;
+
+	/** @usage: Busy time of the file's queues, shared with them. */
+	struct vcuda_usage *usage;
 };
 
 static inline struct vcuda_file *to_vcuda_file(struct drm_file *file)
@@ -145,5 +191,8 @@ int vcuda_ioctl_dev_query(struct drm_device *drm, void *data,
 
 /* vcuda_sysfs.c */
 extern const struct attribute_group *vcuda_sysfs_groups[];
+
+/* vcuda_debugfs.c */
+void vcuda_debugfs_init(struct vcuda_device *vdev);
 
 #endif /* _VCUDA_DRV_H_ */

@@ -11,11 +11,13 @@
 #include <drm/drm_gem.h>
 #include <drm/drm_gem_shmem_helper.h>
 #include <drm/drm_prime.h>
+#include <drm/drm_print.h>
 #include <drm/drm_vma_manager.h>
 
 #include "vcuda_drv.h"
 #include "vcuda_gem.h"
 #include "vcuda_ipc.h"
+#include "vcuda_prime.h"
 
 /**
  * DOC: Buffer objects
@@ -40,13 +42,87 @@
  * it has CAP_IPC_LOCK) and to host_pinned, and become the object's page
  * array; userspace typically binds the object at addr itself. Such an
  * object cannot be mmap()ed through the DRM file (it is already mapped)
- * nor exported as a dma-buf.
+ * nor exported as a dma-buf: its pages belong to a process's address
+ * space, and another device or process has no business keeping them
+ * (i915 and amdgpu refuse to export userptr objects too).
  *
  * Userspace maps an object with mmap() on the DRM file at the offset from
  * DRM_VCUDA_BO_MMAP_OFFSET, with MAP_SHARED (private mappings are
  * refused by the shmem helper), typically with MAP_FIXED at the address
  * where it also binds the object in its context's address space.
+ *
+ * The device address space: page-table entries (vcuda_pt.c) hold device
+ * addresses, as a GPU's hold physical addresses. Every buffer object of a
+ * device, whatever its kind, owns one segment of its device's address
+ * space, allocated when its pages are pinned (vcuda_bo_register()): the
+ * device address of its byte at offset O is seg << 40 | O. A device
+ * address becomes a page again through the device's segment table
+ * (vcuda_bo_from_devaddr(), a lock-free xarray lookup), then the
+ * object's page array. Segments are 1 TiB, so 2 MiB-aligned offsets are
+ * 2 MiB-aligned device addresses and large pages need nothing more than
+ * an aligned binding. The table holds no reference: a page-table entry
+ * exists only while its mapping holds the object.
  */
+
+/**
+ * vcuda_bo_register() - Give a buffer object its segment of the device
+ * address space.
+ * @bo: Buffer object whose @pages are set.
+ *
+ * Return: 0, or -ENOMEM when the device has no free segment.
+ */
+int vcuda_bo_register(struct vcuda_bo *bo)
+{
+	struct vcuda_device *vdev = to_vcuda_device(bo->base.base.dev);
+	u32 seg;
+	int ret;
+
+	ret = xa_alloc_cyclic(&vdev->bo_ids, &seg, bo,
+			      XA_LIMIT(1, VCUDA_DEVADDR_MAX_SEG),
+			      &vdev->next_bo_id, GFP_KERNEL);
+	if (ret < 0)
+		return -ENOMEM;
+	bo->seg = seg;
+	atomic_inc(&vdev->live.bos);
+	return 0;
+}
+
+/**
+ * vcuda_bo_unregister() - Give a freed buffer object's segment back.
+ * @bo: Buffer object.
+ */
+void vcuda_bo_unregister(struct vcuda_bo *bo)
+{
+	struct vcuda_device *vdev = to_vcuda_device(bo->base.base.dev);
+
+	if (bo->seg) {
+		xa_erase(&vdev->bo_ids, bo->seg);
+		atomic_dec(&vdev->live.bos);
+	}
+}
+
+/**
+ * vcuda_bo_from_devaddr() - The buffer object at a device address.
+ * @vdev: Device.
+ * @addr: Device address, from a page-table entry.
+ * @offset: Output: offset of @addr in the object.
+ *
+ * The caller keeps the object alive by other means (it holds the address
+ * space's lock, and a mapping of the object).
+ *
+ * Return: The object, without a new reference, or NULL.
+ */
+struct vcuda_bo *vcuda_bo_from_devaddr(struct vcuda_device *vdev, u64 addr,
+				       u64 *offset)
+{
+	struct vcuda_bo *bo;
+
+	bo = xa_load(&vdev->bo_ids, addr >> VCUDA_DEVADDR_SEG_SHIFT);
+	*offset = addr & (VCUDA_BO_MAX_SIZE - 1);
+	if (bo && *offset >= bo->base.base.size)
+		bo = NULL;
+	return bo;
+}
 
 static void vcuda_bo_free(struct drm_gem_object *obj)
 {
@@ -54,6 +130,7 @@ static void vcuda_bo_free(struct drm_gem_object *obj)
 	struct vcuda_device *vdev = to_vcuda_device(obj->dev);
 
 	vcuda_ipc_forget(bo);
+	vcuda_bo_unregister(bo);
 	if (bo->pinned)
 		drm_gem_shmem_unpin(&bo->base);
 
@@ -73,6 +150,7 @@ static enum drm_gem_object_status vcuda_bo_status(struct drm_gem_object *obj)
 
 static const struct drm_gem_object_funcs vcuda_gem_funcs = {
 	.free = vcuda_bo_free,
+	.export = vcuda_gem_prime_export,
 	.print_info = drm_gem_shmem_object_print_info,
 	.pin = drm_gem_shmem_object_pin,
 	.unpin = drm_gem_shmem_object_unpin,
@@ -106,18 +184,6 @@ struct drm_gem_object *vcuda_gem_create_object(struct drm_device *drm,
 	mutex_init(&bo->gpuva_lock);
 	drm_gem_gpuva_set_lock(&bo->base.base, &bo->gpuva_lock);
 	return &bo->base.base;
-}
-
-/**
- * vcuda_bo_page() - The page at an offset of a buffer object.
- * @bo: Buffer object, pinned.
- * @offset: Byte offset, less than the object's size.
- *
- * Return: The page, without taking a reference.
- */
-struct page *vcuda_bo_page(struct vcuda_bo *bo, u64 offset)
-{
-	return bo->base.pages[offset >> PAGE_SHIFT];
 }
 
 static int vcuda_bo_check_args(const struct drm_vcuda_bo_create *args)
@@ -170,6 +236,8 @@ int vcuda_ioctl_bo_create(struct drm_device *drm, void *data,
 		return ret;
 
 	size = PAGE_ALIGN(args->size);
+	if (size > VCUDA_BO_MAX_SIZE)
+		return -ENOMEM;
 	if (args->placement == DRM_VCUDA_BO_PLACEMENT_DEVICE) {
 		ret = vcuda_vram_charge(vdev, size);
 		if (ret)
@@ -203,6 +271,11 @@ int vcuda_ioctl_bo_create(struct drm_device *drm, void *data,
 		goto out_put;
 	}
 	bo->pinned = true;
+	bo->pages = shmem->pages;
+
+	ret = vcuda_bo_register(bo);
+	if (ret)
+		goto out_put;
 
 	ret = drm_gem_handle_create(file, &shmem->base, &handle);
 	if (ret)
@@ -241,7 +314,7 @@ int vcuda_ioctl_bo_mmap_offset(struct drm_device *drm, void *data,
 		return -ENOENT;
 
 	/* Userptr objects are mapped already: the caller's own memory. */
-	ret = to_vcuda_bo(obj)->userptr ? -EINVAL :
+	ret = to_vcuda_bo(obj)->kind == VCUDA_BO_USERPTR ? -EINVAL :
 	      drm_gem_create_mmap_offset(obj);
 	if (!ret)
 		args->offset = drm_vma_node_offset_addr(&obj->vma_node);
@@ -256,10 +329,11 @@ static void vcuda_userptr_free(struct drm_gem_object *obj)
 	unsigned long npages = obj->size >> PAGE_SHIFT;
 
 	vcuda_ipc_forget(bo);
-	unpin_user_pages_dirty_lock(bo->base.pages, npages, true);
+	vcuda_bo_unregister(bo);
+	unpin_user_pages_dirty_lock(bo->pages, npages, true);
 	account_locked_vm(bo->mm, npages, false);
 	mmdrop(bo->mm);
-	kvfree(bo->base.pages);
+	kvfree(bo->pages);
 	atomic64_sub(bo->charged, &to_vcuda_device(obj->dev)->host_pinned);
 
 	drm_gem_object_release(obj);
@@ -332,7 +406,7 @@ int vcuda_ioctl_bo_userptr(struct drm_device *drm, void *data,
 		return -EFAULT;
 	npages = args->size >> PAGE_SHIFT;
 	/* More than the machine has cannot be pinned anyway. */
-	if (npages > totalram_pages())
+	if (npages > totalram_pages() || args->size > VCUDA_BO_MAX_SIZE)
 		return -ENOMEM;
 
 	bo = kzalloc(sizeof(*bo), GFP_KERNEL);
@@ -356,16 +430,20 @@ int vcuda_ioctl_bo_userptr(struct drm_device *drm, void *data,
 	drm_gem_private_object_init(drm, &bo->base.base, args->size);
 	mutex_init(&bo->gpuva_lock);
 	drm_gem_gpuva_set_lock(&bo->base.base, &bo->gpuva_lock);
-	bo->base.pages = pages;
+	bo->pages = pages;
+	bo->kind = VCUDA_BO_USERPTR;
 	bo->placement = DRM_VCUDA_BO_PLACEMENT_HOST;
-	bo->userptr = true;
 	bo->pinned = true;
 	bo->charged = args->size;
 	bo->mm = current->mm;
 	mmgrab(bo->mm);
 	atomic64_add(bo->charged, &vdev->host_pinned);
 
-	ret = drm_gem_handle_create(file, &bo->base.base, &args->handle);
+	/* From here on, vcuda_userptr_free() undoes everything. */
+	ret = vcuda_bo_register(bo);
+	if (!ret)
+		ret = drm_gem_handle_create(file, &bo->base.base,
+					    &args->handle);
 	/* The handle holds the object now, or nothing does. */
 	drm_gem_object_put(&bo->base.base);
 	return ret;
@@ -374,4 +452,39 @@ err_free:
 	kvfree(pages);
 	kfree(bo);
 	return ret;
+}
+
+/**
+ * vcuda_gem_show_fdinfo() - Print a client's memory use.
+ * @p: Printer.
+ * @file: DRM file.
+ *
+ * Device buffer objects of this device count as vram, host and userptr
+ * objects as system memory; peer objects are another device's memory and
+ * count in neither. Every object is resident.
+ */
+void vcuda_gem_show_fdinfo(struct drm_printer *p, struct drm_file *file)
+{
+	struct drm_gem_object *obj;
+	u64 vram = 0, system = 0;
+	int id;
+
+	spin_lock(&file->table_lock);
+	idr_for_each_entry(&file->object_idr, obj, id) {
+		struct vcuda_bo *bo = to_vcuda_bo(obj);
+
+		if (bo->kind == VCUDA_BO_PEER)
+			continue;
+		if (bo->placement == DRM_VCUDA_BO_PLACEMENT_DEVICE)
+			vram += obj->size;
+		else
+			system += obj->size;
+	}
+	spin_unlock(&file->table_lock);
+
+	drm_printf(p, "drm-total-vram:\t%llu KiB\n", vram >> 10);
+	drm_printf(p, "drm-resident-vram:\t%llu KiB\n", vram >> 10);
+	drm_printf(p, "drm-total-system:\t%llu KiB\n", system >> 10);
+	drm_printf(p, "drm-resident-system:\t%llu KiB\n", system >> 10);
+	drm_printf(p, "drm-memory-vram:\t%llu KiB\n", vram >> 10);
 }

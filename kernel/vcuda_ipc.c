@@ -99,7 +99,7 @@ int vcuda_ioctl_ipc_export(struct drm_device *drm, void *data,
 	if (!obj)
 		return -ENOENT;
 	bo = to_vcuda_bo(obj);
-	if (bo->userptr) {
+	if (bo->kind == VCUDA_BO_USERPTR) {
 		ret = -EINVAL;
 		goto out_put;
 	}

@@ -6,6 +6,7 @@
 
 #include <linux/dma-fence.h>
 #include <linux/slab.h>
+#include <linux/timekeeping.h>
 #include <linux/workqueue.h>
 #include <drm/gpu_scheduler.h>
 
@@ -30,10 +31,12 @@
  *    the job at the tail of the queue's ring, the list of jobs the
  *    "hardware" is working on, in order.
  * 3. vcuda_queue_exec() runs the commands of the job at the head of the
- *    ring, in order, on vcuda_wq (or in the caller of COMPUTE_DONE). NOP,
- *    TIMESTAMP, COPY, FILL and semaphores run right there (vcuda_copy.c);
- *    a semaphore acquire not yet satisfied stops the ring until a poll a
- *    jiffy later or a release in the context. A LAUNCH is
+ *    ring, in order: on a copy engine for a copy queue (vcuda_engine.c,
+ *    which shares the engines among the device's copy queues by
+ *    priority), on vcuda_wq or in the caller of COMPUTE_DONE for a compute
+ *    queue. NOP, TIMESTAMP, COPY, FILL and semaphores run right there
+ *    (vcuda_copy.c); a semaphore acquire not yet satisfied stops the ring
+ *    until a poll a jiffy later or a release in the context. A LAUNCH is
  *    posted to the context's compute hand-off (vcuda_compute.c) and the
  *    ring stops: a worker takes it with COMPUTE_WAIT, runs it and reports
  *    it with COMPUTE_DONE, which moves the job past the launch and runs
@@ -130,6 +133,7 @@ struct vcuda_job *vcuda_job_alloc(struct vcuda_queue *q,
 	job->launch.priority = q->priority;
 	job->queue = vcuda_queue_get(q);
 	atomic_inc(&q->job_count);
+	atomic_inc(&q->vdev->live.jobs);
 	return job;
 }
 
@@ -145,6 +149,7 @@ static void vcuda_job_release(struct kref *kref)
 	kvfree(job->cmds);
 	kfree(job);
 
+	atomic_dec(&q->vdev->live.jobs);
 	if (atomic_dec_and_test(&q->job_count))
 		wake_up_all(&q->idle_wq);
 	vcuda_queue_put(q);
@@ -226,14 +231,21 @@ void vcuda_job_fault(struct vcuda_job *job, u32 kind, u64 addr)
 /**
  * vcuda_queue_exec() - Run the commands of a queue's ring.
  * @q: Queue.
+ * @budget_ns: Time to stop after, or zero for no limit.
  *
- * Runs until the ring is empty or its head job waits for a worker.
+ * Runs until the ring is empty, its head job waits for a worker or a
+ * semaphore, or @budget_ns has passed.
  *
  * Context: Process context.
+ *
+ * Return: True if it stopped because the budget was spent while a command
+ * was ready to run.
  */
-void vcuda_queue_exec(struct vcuda_queue *q)
+bool vcuda_queue_exec(struct vcuda_queue *q, u64 budget_ns)
 {
 	struct vcuda_compute *c = &q->ctx->compute;
+	u64 deadline = budget_ns ? ktime_get_ns() + budget_ns : 0;
+	bool more = false;
 
 	mutex_lock(&q->exec_lock);
 	WRITE_ONCE(q->sem_waiting, false);
@@ -268,6 +280,12 @@ void vcuda_queue_exec(struct vcuda_queue *q)
 			break;
 		}
 
+		if (deadline && ktime_get_ns() >= deadline) {
+			spin_unlock(&q->lock);
+			more = true;
+			break;
+		}
+
 		vcuda_job_get(job);
 		spin_unlock(&q->lock);
 
@@ -292,6 +310,7 @@ void vcuda_queue_exec(struct vcuda_queue *q)
 		vcuda_job_put(job);
 	}
 	mutex_unlock(&q->exec_lock);
+	return more;
 }
 
 /**
@@ -300,17 +319,17 @@ void vcuda_queue_exec(struct vcuda_queue *q)
  */
 void vcuda_queue_poll_work(struct work_struct *work)
 {
-	vcuda_queue_exec(container_of(to_delayed_work(work),
+	vcuda_queue_kick(container_of(to_delayed_work(work),
 				      struct vcuda_queue, poll_work));
 }
 
 /**
- * vcuda_queue_exec_work() - &vcuda_queue.exec_work.
+ * vcuda_queue_exec_work() - &vcuda_queue.exec_work, for compute queues.
  * @work: The work item.
  */
 void vcuda_queue_exec_work(struct work_struct *work)
 {
-	vcuda_queue_exec(container_of(work, struct vcuda_queue, exec_work));
+	vcuda_queue_exec(container_of(work, struct vcuda_queue, exec_work), 0);
 }
 
 /**
@@ -337,7 +356,7 @@ void vcuda_job_launch_done(struct vcuda_job *job, u32 fault_kind,
 	}
 	spin_unlock(&q->lock);
 
-	vcuda_queue_exec(q);
+	vcuda_queue_exec(q, 0);
 }
 
 static struct dma_fence *vcuda_job_run(struct drm_sched_job *sjob)
@@ -378,7 +397,7 @@ static struct dma_fence *vcuda_job_run(struct drm_sched_job *sjob)
 	if (error)
 		vcuda_job_signal(job, error);
 	else if (!posted)
-		queue_work(vcuda_wq, &q->exec_work);
+		vcuda_queue_kick(q);
 
 	/* The scheduler takes this reference. */
 	return dma_fence_get(job->done_fence);

@@ -77,7 +77,7 @@ void vcuda_job_put(struct vcuda_job *job);
 void vcuda_job_fault(struct vcuda_job *job, u32 kind, u64 addr);
 void vcuda_job_launch_done(struct vcuda_job *job, u32 fault_kind,
 			   u64 fault_addr);
-void vcuda_queue_exec(struct vcuda_queue *q);
+bool vcuda_queue_exec(struct vcuda_queue *q, u64 budget_ns);
 void vcuda_queue_exec_work(struct work_struct *work);
 void vcuda_queue_poll_work(struct work_struct *work);
 void vcuda_queue_cancel(struct vcuda_queue *q, int error);

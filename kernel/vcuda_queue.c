@@ -14,6 +14,7 @@
 #include "vcuda_drv.h"
 #include "vcuda_job.h"
 #include "vcuda_queue.h"
+#include "vcuda_usage.h"
 
 /**
  * DOC: Queues
@@ -27,8 +28,14 @@
  * (vcuda_job.c) executes them. The schedulers' work items run on the
  * module's vcuda_sched_wq; the job time-out is ``job_timeout_ms``.
  *
+ * Who executes a ring (vcuda_queue_kick()): a copy queue's ring is run by
+ * the device's copy engines (vcuda_engine.c); a compute queue's ring by
+ * its own work item on vcuda_wq, which hands launches to the context's
+ * workers (vcuda_compute.c).
+ *
  * The queue's priority orders the launches of its context's queues for
- * the workers (vcuda_compute.c) and is the entity's priority.
+ * the workers (vcuda_compute.c), the copy queues of the device for the
+ * copy engines (vcuda_engine.c), and is the entity's priority.
  *
  * Killing a queue (QUEUE_DESTROY, or its context's destruction) is
  * immediate for userspace: the ID is gone, submitters are shut out, the
@@ -46,6 +53,8 @@ static void vcuda_queue_release(struct kref *kref)
 					     refcount);
 	struct drm_device *drm = &q->vdev->drm;
 
+	atomic_dec(&q->vdev->live.queues);
+	vcuda_usage_put(q->usage);
 	vcuda_ctx_put(q->ctx);
 	mutex_destroy(&q->exec_lock);
 	mutex_destroy(&q->submit_lock);
@@ -89,8 +98,10 @@ static void vcuda_queue_fini_work(struct work_struct *work)
 	/* Waits for queued jobs to reach run_job(), which cancels them. */
 	drm_sched_entity_destroy(&q->entity);
 	wait_event(q->idle_wq, !atomic_read(&q->job_count));
-	cancel_work_sync(&q->exec_work);
 	cancel_delayed_work_sync(&q->poll_work);
+	cancel_work_sync(&q->exec_work);
+	if (q->engine == DRM_VCUDA_ENGINE_COPY)
+		vcuda_engine_remove(q);
 	drm_sched_fini(&q->sched);
 	vcuda_queue_put(q);
 }
@@ -117,6 +128,20 @@ void vcuda_queue_kill(struct vcuda_queue *q)
 }
 
 /**
+ * vcuda_queue_kick() - Have a queue's ring executed.
+ * @q: Queue, alive.
+ *
+ * Context: Process context.
+ */
+void vcuda_queue_kick(struct vcuda_queue *q)
+{
+	if (q->engine == DRM_VCUDA_ENGINE_COPY)
+		vcuda_engine_kick(q);
+	else
+		queue_work(vcuda_wq, &q->exec_work);
+}
+
+/**
  * vcuda_queue_kick_sem_waiters() - Run the queues of a context that wait
  * for a semaphore.
  * @ctx: Context whose memory a semaphore release just wrote.
@@ -130,7 +155,7 @@ void vcuda_queue_kick_sem_waiters(struct vcuda_ctx *ctx)
 	mutex_lock(&ctx->queues_lock);
 	list_for_each_entry(q, &ctx->queues, ctx_link) {
 		if (READ_ONCE(q->sem_waiting))
-			queue_work(vcuda_wq, &q->exec_work);
+			vcuda_queue_kick(q);
 	}
 	mutex_unlock(&ctx->queues_lock);
 }
@@ -142,6 +167,7 @@ static const enum drm_sched_priority vcuda_sched_prio[] = {
 };
 
 static struct vcuda_queue *vcuda_queue_create(struct vcuda_ctx *ctx,
+					      struct vcuda_usage *usage,
 					      u32 engine, u32 priority)
 {
 	struct vcuda_device *vdev = ctx->vdev;
@@ -164,6 +190,8 @@ static struct vcuda_queue *vcuda_queue_create(struct vcuda_ctx *ctx,
 	mutex_init(&q->exec_lock);
 	INIT_WORK(&q->exec_work, vcuda_queue_exec_work);
 	INIT_DELAYED_WORK(&q->poll_work, vcuda_queue_poll_work);
+	q->engine_state = VCUDA_ENGINE_IDLE;
+	INIT_LIST_HEAD(&q->engine_link);
 	q->fence_context = dma_fence_context_alloc(1);
 	atomic_set(&q->job_count, 0);
 	init_waitqueue_head(&q->idle_wq);
@@ -185,7 +213,9 @@ static struct vcuda_queue *vcuda_queue_create(struct vcuda_ctx *ctx,
 		goto err_sched;
 
 	q->ctx = vcuda_ctx_get(ctx);
+	q->usage = vcuda_usage_get(usage);
 	drm_dev_get(&vdev->drm);
+	atomic_inc(&vdev->live.queues);
 	return q;
 
 err_sched:
@@ -243,7 +273,8 @@ int vcuda_ioctl_queue_create(struct drm_device *drm, void *data,
 		goto out_put_ctx;
 	}
 
-	q = vcuda_queue_create(ctx, args->engine, args->priority);
+	q = vcuda_queue_create(ctx, vfile->usage, args->engine,
+			       args->priority);
 	if (IS_ERR(q)) {
 		ret = PTR_ERR(q);
 		goto out_put_ctx;

@@ -15,11 +15,14 @@
 #include <linux/workqueue.h>
 #include <drm/gpu_scheduler.h>
 
+#include "vcuda_engine.h"
+
 struct drm_device;
 struct drm_file;
 struct vcuda_ctx;
 struct vcuda_device;
 struct vcuda_file;
+struct vcuda_usage;
 
 /* Jobs a queue's scheduler lets run at once (on the ring). */
 #define VCUDA_QUEUE_CREDITS	64
@@ -36,6 +39,9 @@ struct vcuda_queue {
 
 	/** @ctx: Context, referenced. */
 	struct vcuda_ctx *ctx;
+
+	/** @usage: Busy time of the queue's client, referenced. */
+	struct vcuda_usage *usage;
 
 	/** @id: ID in the file. */
 	u32 id;
@@ -76,11 +82,20 @@ struct vcuda_queue {
 	/** @exec_lock: Serializes executing the ring's commands. */
 	struct mutex exec_lock;
 
-	/** @exec_work: Executes the ring on vcuda_wq. */
+	/** @exec_work: Executes a compute queue's ring on vcuda_wq. */
 	struct work_struct exec_work;
 
-	/** @poll_work: Executes the ring again later, for semaphores. */
+	/** @poll_work: Kicks the ring again later, for semaphores. */
 	struct delayed_work poll_work;
+
+	/**
+	 * @engine_state: &enum vcuda_engine_state of a copy queue, under
+	 * the device's &vcuda_engines.lock.
+	 */
+	u32 engine_state;
+
+	/** @engine_link: Entry in a run list of &struct vcuda_engines. */
+	struct list_head engine_link;
 
 	/** @sem_waiting: The ring's head waits for a semaphore. */
 	bool sem_waiting;
@@ -110,6 +125,7 @@ static inline struct vcuda_queue *vcuda_queue_get(struct vcuda_queue *q)
 void vcuda_queue_put(struct vcuda_queue *q);
 struct vcuda_queue *vcuda_queue_lookup(struct vcuda_file *vfile, u32 id);
 void vcuda_queue_kill(struct vcuda_queue *q);
+void vcuda_queue_kick(struct vcuda_queue *q);
 void vcuda_queue_kick_sem_waiters(struct vcuda_ctx *ctx);
 
 int vcuda_ioctl_queue_create(struct drm_device *drm, void *data,

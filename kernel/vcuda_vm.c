@@ -5,7 +5,9 @@
 
 #include <linux/err.h>
 #include <linux/idr.h>
+#include <linux/interval_tree.h>
 #include <linux/mm.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <drm/drm_file.h>
 #include <drm/drm_gem.h>
@@ -14,38 +16,69 @@
 #include "vcuda_ctx.h"
 #include "vcuda_drv.h"
 #include "vcuda_gem.h"
+#include "vcuda_pt.h"
 #include "vcuda_vm.h"
 
 /**
  * DOC: Address spaces
  *
  * Each context owns one address space, a &drm_gpuvm over the device's
- * [va_start, va_end), whose &drm_gpuva mappings point into buffer objects.
- * There are no page tables yet: the mappings themselves are the
- * translation, and vcuda_vm_resolve() is the one function that turns a GPU
- * virtual address into a page (a later version replaces its body with a
- * multi-level page-table walk).
+ * [va_start, va_end), whose &drm_gpuva mappings point into buffer objects,
+ * and the page tables (vcuda_pt.c) that translate its addresses for the
+ * device. The mappings are the driver's record of what was bound; the
+ * page tables are what the device uses: every access the kernel makes on
+ * behalf of a job is translated by walking them (vcuda_vm_resolve()), and
+ * so is DRM_VCUDA_VM_TRANSLATE, which reports the leaf's level.
  *
  * DRM_VCUDA_VM_BIND is synchronous. A map must land on unmapped addresses
- * (-EEXIST otherwise); an unmap must cover only mapped addresses (-ENOENT
- * otherwise) but may cut mappings, which drm_gpuvm_sm_unmap() splits into
- * the kept pieces. The read-only flag of a mapping is kept in its
- * &drm_gpuva.flags and enforced by the copy engine.
+ * (-EEXIST otherwise), and writes the page-table entries of the new
+ * mapping (2 MiB pages where the address and the object offset allow); an
+ * unmap must cover only mapped addresses (-ENOENT otherwise) but may cut
+ * mappings, which drm_gpuvm_sm_unmap() splits into the kept pieces, and
+ * clears the entries of its range. The read-only flag of a mapping is
+ * kept in its &drm_gpuva.flags and in its page-table entries, which the
+ * copy engine obeys.
  *
- * Locking: @vcuda_vm.lock (rw_semaphore) protects the mappings, taken for
- * writing by binds and for reading by resolution; inside it, each buffer
- * object's gpuva_lock protects the object's list of mappings
- * (drm_gpuva_link()/drm_gpuva_unlink()). Mappings hold references to their
- * objects through their &drm_gpuvm_bo. Memory is allocated before the
- * VM lock is taken, so no allocation happens under it.
+ * Reservations (DRM_VCUDA_VM_BIND_OP_MAP_SPARSE, for cuMemAddressReserve)
+ * are ranges of addresses kept in an interval tree beside the mappings;
+ * they have no page-table entries, so an access to a reserved page faults
+ * as an unmapped one. A reservation must not overlap another one or a
+ * mapping (-EEXIST). A map may overlap a reservation only if it lies
+ * entirely inside it (-EEXIST otherwise); unmapping it gives its pages
+ * back to the reservation, which stays. An unmap whose range is not all
+ * mapped but is exactly a reservation with nothing mapped in it releases
+ * the reservation.
  *
- * When the context is destroyed, vcuda_vm_close() removes every mapping,
- * dropping the objects' references, and refuses later binds.
+ * Locking: @vcuda_vm.lock (rw_semaphore) protects the mappings, the
+ * reservations and the page tables, taken for writing by binds and for
+ * reading by translation; inside it, each buffer object's gpuva_lock
+ * protects the object's list of mappings (drm_gpuva_link()/
+ * drm_gpuva_unlink()). Mappings hold references to their objects through
+ * their &drm_gpuvm_bo, which keeps the objects' pages, and so every
+ * page-table entry's target, alive. Memory, page tables included, is
+ * allocated before the VM lock is taken, so no allocation happens under
+ * it: translation runs in the copy engine, on the path that signals
+ * fences.
+ *
+ * When the context is destroyed, vcuda_vm_close() removes every mapping
+ * and reservation, dropping the objects' references, and refuses later
+ * binds.
  */
+
+/**
+ * struct vcuda_vm_resv - An address reservation.
+ */
+struct vcuda_vm_resv {
+	/** @it: Node of &vcuda_vm.resv: [start, last]. */
+	struct interval_tree_node it;
+};
 
 static void vcuda_vm_free(struct drm_gpuvm *gpuvm)
 {
-	kfree(container_of(gpuvm, struct vcuda_vm, base));
+	struct vcuda_vm *vm = container_of(gpuvm, struct vcuda_vm, base);
+
+	vcuda_pt_fini(&vm->pt);
+	kfree(vm);
 }
 
 /* Removes a mapping from the tree and from its object; VM lock held. */
@@ -139,12 +172,16 @@ struct vcuda_vm *vcuda_vm_create(struct vcuda_device *vdev)
 		return ERR_PTR(-ENOMEM);
 
 	r_obj = drm_gpuvm_resv_object_alloc(&vdev->drm);
-	if (!r_obj) {
+	if (!r_obj || vcuda_pt_init(&vm->pt, vdev)) {
+		if (r_obj)
+			drm_gem_object_put(r_obj);
 		kfree(vm);
 		return ERR_PTR(-ENOMEM);
 	}
 
+	vm->vdev = vdev;
 	init_rwsem(&vm->lock);
+	vm->resv = RB_ROOT_CACHED;
 	drm_gpuvm_init(&vm->base, "vcuda", 0, &vdev->drm, r_obj,
 		       vdev->info.va_start,
 		       vdev->info.va_end - vdev->info.va_start, 0, 0,
@@ -160,12 +197,21 @@ struct vcuda_vm *vcuda_vm_create(struct vcuda_device *vdev)
  */
 void vcuda_vm_close(struct vcuda_vm *vm)
 {
+	struct vcuda_pt_cache none = {};
+	struct interval_tree_node *it;
 	struct drm_gpuva *va, *next;
 
 	down_write(&vm->lock);
 	vm->closed = true;
-	drm_gpuvm_for_each_va_safe(va, next, &vm->base)
+	drm_gpuvm_for_each_va_safe(va, next, &vm->base) {
+		/* A large page never spans mappings: nothing to split. */
+		vcuda_pt_unmap(&vm->pt, &none, va->va.addr, va->va.range);
 		vcuda_vm_remove_va(va);
+	}
+	while ((it = interval_tree_iter_first(&vm->resv, 0, U64_MAX))) {
+		interval_tree_remove(it, &vm->resv);
+		kfree(container_of(it, struct vcuda_vm_resv, it));
+	}
 	up_write(&vm->lock);
 }
 
@@ -186,7 +232,8 @@ void vcuda_vm_put(struct vcuda_vm *vm)
  * @res: Output.
  *
  * This is the device's address translation: every access the kernel
- * makes on behalf of a job goes through it.
+ * makes on behalf of a job goes through it. It walks the page tables to
+ * the leaf of @addr, whose device address names a buffer object's page.
  *
  * Return: 0 with @res->page referenced, or -EFAULT with @res->fault_kind
  * set to DRM_VCUDA_FAULT_UNMAPPED or DRM_VCUDA_FAULT_READ_ONLY.
@@ -194,23 +241,24 @@ void vcuda_vm_put(struct vcuda_vm *vm)
 int vcuda_vm_resolve(struct vcuda_vm *vm, u64 addr, bool write,
 		     struct vcuda_vm_page *res)
 {
-	struct drm_gpuva *va;
+	struct vcuda_pt_leaf leaf;
+	struct vcuda_bo *bo = NULL;
 	u64 offset;
 	int ret = 0;
 
 	down_read(&vm->lock);
-	va = drm_gpuva_find_first(&vm->base, addr, 1);
-	if (!va) {
+	if (vcuda_pt_walk(&vm->pt, addr, &leaf))
+		bo = vcuda_bo_from_devaddr(vm->vdev, leaf.addr, &offset);
+	if (!bo) {
 		res->fault_kind = DRM_VCUDA_FAULT_UNMAPPED;
 		ret = -EFAULT;
-	} else if (write && (va->flags & VCUDA_VA_READONLY)) {
+	} else if (write && leaf.readonly) {
 		res->fault_kind = DRM_VCUDA_FAULT_READ_ONLY;
 		ret = -EFAULT;
 	} else {
-		offset = va->gem.offset + (addr - va->va.addr);
-		res->page = vcuda_bo_page(to_vcuda_bo(va->gem.obj), offset);
+		res->page = vcuda_bo_page(bo, offset);
 		get_page(res->page);
-		res->offset = offset_in_page(offset);
+		res->offset = offset_in_page(addr);
 		res->len = PAGE_SIZE - res->offset;
 		res->fault_kind = DRM_VCUDA_FAULT_NONE;
 	}
@@ -218,13 +266,40 @@ int vcuda_vm_resolve(struct vcuda_vm *vm, u64 addr, bool write,
 	return ret;
 }
 
+/*
+ * Whether [va, va + size) may be mapped as far as reservations go: it
+ * overlaps none, or lies inside one. VM lock held.
+ */
+static bool vcuda_vm_resv_allows(struct vcuda_vm *vm, u64 va, u64 size)
+{
+	struct interval_tree_node *it;
+
+	it = interval_tree_iter_first(&vm->resv, va, va + size - 1);
+	return !it || (it->start <= va && it->last >= va + size - 1);
+}
+
+/* The reservation that is exactly [va, va + size), if any; lock held. */
+static struct vcuda_vm_resv *vcuda_vm_resv_find(struct vcuda_vm *vm, u64 va,
+						u64 size)
+{
+	struct interval_tree_node *it;
+
+	it = interval_tree_iter_first(&vm->resv, va, va + size - 1);
+	if (it && it->start == va && it->last == va + size - 1)
+		return container_of(it, struct vcuda_vm_resv, it);
+	return NULL;
+}
+
 static int vcuda_vm_map(struct vcuda_vm *vm, struct drm_file *file,
 			const struct drm_vcuda_vm_bind_op *op)
 {
+	bool readonly = op->flags & DRM_VCUDA_VM_BIND_READONLY;
 	struct drm_gpuvm_bo *vm_bo, *prealloc;
+	struct vcuda_pt_cache cache = {};
 	struct drm_gem_object *obj;
 	struct drm_gpuva *va;
 	struct vcuda_bo *bo;
+	u64 addr;
 	int ret;
 
 	obj = drm_gem_object_lookup(file, op->bo_handle);
@@ -237,9 +312,12 @@ static int vcuda_vm_map(struct vcuda_vm *vm, struct drm_file *file,
 		goto out_put;
 	}
 
+	addr = vcuda_bo_devaddr(bo, op->bo_offset);
 	va = kzalloc(sizeof(*va), GFP_KERNEL);
 	prealloc = drm_gpuvm_bo_create(&vm->base, obj);
-	if (!va || !prealloc) {
+	if (!va || !prealloc ||
+	    vcuda_pt_cache_fill(&cache, vcuda_pt_map_need(op->va, op->size,
+							  addr))) {
 		ret = -ENOMEM;
 		goto out_free;
 	}
@@ -247,11 +325,16 @@ static int vcuda_vm_map(struct vcuda_vm *vm, struct drm_file *file,
 	down_write(&vm->lock);
 	if (vm->closed) {
 		ret = -ENOENT;
+	} else if (!vcuda_vm_resv_allows(vm, op->va, op->size)) {
+		ret = -EEXIST;
 	} else {
 		drm_gpuva_init(va, op->va, op->size, obj, op->bo_offset);
-		if (op->flags & DRM_VCUDA_VM_BIND_READONLY)
+		if (readonly)
 			va->flags |= VCUDA_VA_READONLY;
 		ret = drm_gpuva_insert(&vm->base, va);
+		if (!ret)
+			vcuda_pt_map(&vm->pt, &cache, op->va, op->size, addr,
+				     readonly);
 	}
 	mutex_lock(&bo->gpuva_lock);
 	if (!ret) {
@@ -274,6 +357,7 @@ out_free:
 		mutex_unlock(&bo->gpuva_lock);
 	}
 	kfree(va);
+	vcuda_pt_cache_drain(&cache);
 out_put:
 	drm_gem_object_put(obj);
 	return ret;
@@ -284,12 +368,15 @@ static int vcuda_vm_unmap(struct vcuda_vm *vm,
 {
 	struct vcuda_vm_unmap_ctx uctx = {};
 	u64 end = op->va + op->size, cursor = op->va;
+	struct vcuda_pt_cache cache = {};
+	struct vcuda_vm_resv *resv;
 	struct drm_gpuva *va;
 	int ret = 0;
 
 	uctx.prev = kzalloc(sizeof(*uctx.prev), GFP_KERNEL);
 	uctx.next = kzalloc(sizeof(*uctx.next), GFP_KERNEL);
-	if (!uctx.prev || !uctx.next) {
+	if (!uctx.prev || !uctx.next ||
+	    vcuda_pt_cache_fill(&cache, vcuda_pt_unmap_need())) {
 		ret = -ENOMEM;
 		goto out_free;
 	}
@@ -307,10 +394,19 @@ static int vcuda_vm_unmap(struct vcuda_vm *vm,
 		cursor = va->va.addr + va->va.range;
 	}
 	if (cursor < end) {
-		ret = -ENOENT;
+		/* Or the range is an empty reservation, which goes. */
+		resv = vcuda_vm_resv_find(vm, op->va, op->size);
+		if (resv && drm_gpuvm_interval_empty(&vm->base, op->va,
+						     op->size)) {
+			interval_tree_remove(&resv->it, &vm->resv);
+			kfree(resv);
+		} else {
+			ret = -ENOENT;
+		}
 		goto out_unlock;
 	}
 
+	vcuda_pt_unmap(&vm->pt, &cache, op->va, op->size);
 	ret = drm_gpuvm_sm_unmap(&vm->base, &uctx, op->va, op->size);
 
 out_unlock:
@@ -318,6 +414,36 @@ out_unlock:
 out_free:
 	kfree(uctx.prev);
 	kfree(uctx.next);
+	vcuda_pt_cache_drain(&cache);
+	return ret;
+}
+
+static int vcuda_vm_reserve(struct vcuda_vm *vm,
+			    const struct drm_vcuda_vm_bind_op *op)
+{
+	struct vcuda_vm_resv *resv;
+	int ret = 0;
+
+	resv = kzalloc(sizeof(*resv), GFP_KERNEL);
+	if (!resv)
+		return -ENOMEM;
+	resv->it.start = op->va;
+	resv->it.last = op->va + op->size - 1;
+
+	down_write(&vm->lock);
+	if (vm->closed) {
+		ret = -ENOENT;
+	} else if (interval_tree_iter_first(&vm->resv, resv->it.start,
+					    resv->it.last) ||
+		   !drm_gpuvm_interval_empty(&vm->base, op->va, op->size)) {
+		ret = -EEXIST;
+	} else {
+		interval_tree_insert(&resv->it, &vm->resv);
+		resv = NULL;
+	}
+	up_write(&vm->lock);
+
+	kfree(resv);
 	return ret;
 }
 
@@ -339,7 +465,7 @@ static int vcuda_vm_check_op(struct vcuda_device *vdev,
 	case DRM_VCUDA_VM_BIND_OP_MAP_SPARSE:
 		if (extra || op->bo_handle || op->bo_offset)
 			return -EINVAL;
-		return -EOPNOTSUPP;
+		break;
 	default:
 		return -EINVAL;
 	}
@@ -361,9 +487,10 @@ static int vcuda_vm_check_op(struct vcuda_device *vdev,
  * @file: DRM file.
  *
  * Return: 0; -EINVAL for bad arguments; -ENOENT for an unknown context or
- * buffer object, or an unmap of unmapped pages; -EEXIST for a map over
- * mapped pages; -EOPNOTSUPP for sparse maps; -ENOMEM. On error
- * @ops.count is set to the number of operations done.
+ * buffer object, or an unmap of unmapped pages that is not an empty
+ * reservation; -EEXIST for a map over mapped pages or across a
+ * reservation's edge, or a reservation over mappings or reservations;
+ * -ENOMEM. On error @ops.count is set to the number of operations done.
  */
 int vcuda_ioctl_vm_bind(struct drm_device *drm, void *data,
 			struct drm_file *file)
@@ -395,11 +522,17 @@ int vcuda_ioctl_vm_bind(struct drm_device *drm, void *data,
 		ret = vcuda_vm_check_op(vdev, op);
 		if (ret)
 			break;
-		if ((op->flags & DRM_VCUDA_VM_BIND_OP_MASK) ==
-		    DRM_VCUDA_VM_BIND_OP_MAP)
+		switch (op->flags & DRM_VCUDA_VM_BIND_OP_MASK) {
+		case DRM_VCUDA_VM_BIND_OP_MAP:
 			ret = vcuda_vm_map(ctx->vm, file, op);
-		else
+			break;
+		case DRM_VCUDA_VM_BIND_OP_UNMAP:
 			ret = vcuda_vm_unmap(ctx->vm, op);
+			break;
+		default:
+			ret = vcuda_vm_reserve(ctx->vm, op);
+			break;
+		}
 		if (ret)
 			break;
 	}
@@ -437,7 +570,9 @@ static u32 vcuda_vm_find_handle(struct drm_file *file,
  * @data: &struct drm_vcuda_vm_translate.
  * @file: DRM file.
  *
- * Without page tables, every leaf is a 4 KiB page (level 0). The handle is
+ * Walks the page tables as the copy engine does, and reports the leaf's
+ * level (0 for a 4 KiB page, 1 for a 2 MiB page), its permission, and
+ * the buffer object and offset its device address names. The handle is
  * zero if the backing object has no handle in this file.
  *
  * Return: 0, -EINVAL for an address outside the device's range, -ENOENT
@@ -449,8 +584,10 @@ int vcuda_ioctl_vm_translate(struct drm_device *drm, void *data,
 	struct vcuda_device *vdev = to_vcuda_device(drm);
 	struct drm_vcuda_vm_translate *args = data;
 	struct drm_gem_object *obj = NULL;
+	struct vcuda_pt_leaf leaf;
+	struct vcuda_bo *bo = NULL;
 	struct vcuda_ctx *ctx;
-	struct drm_gpuva *va;
+	u64 offset;
 	int ret = 0;
 
 	if (args->va < vdev->info.va_start || args->va >= vdev->info.va_end)
@@ -461,14 +598,14 @@ int vcuda_ioctl_vm_translate(struct drm_device *drm, void *data,
 		return -ENOENT;
 
 	down_read(&ctx->vm->lock);
-	va = drm_gpuva_find_first(&ctx->vm->base, args->va, 1);
-	if (va) {
-		obj = va->gem.obj;
+	if (vcuda_pt_walk(&ctx->vm->pt, args->va, &leaf))
+		bo = vcuda_bo_from_devaddr(vdev, leaf.addr, &offset);
+	if (bo) {
+		obj = &bo->base.base;
 		drm_gem_object_get(obj);
-		args->flags = (va->flags & VCUDA_VA_READONLY) ?
-			      DRM_VCUDA_VM_BIND_READONLY : 0;
-		args->bo_offset = va->gem.offset + (args->va - va->va.addr);
-		args->level = 0;
+		args->flags = leaf.readonly ? DRM_VCUDA_VM_BIND_READONLY : 0;
+		args->bo_offset = offset + offset_in_page(args->va);
+		args->level = leaf.level;
 	} else {
 		ret = -ENOENT;
 	}
@@ -480,4 +617,49 @@ int vcuda_ioctl_vm_translate(struct drm_device *drm, void *data,
 	}
 	vcuda_ctx_put(ctx);
 	return ret;
+}
+
+static const char *vcuda_bo_kind_name(const struct vcuda_bo *bo)
+{
+	switch (bo->kind) {
+	case VCUDA_BO_USERPTR:
+		return "user";
+	case VCUDA_BO_PEER:
+		return "peer";
+	default:
+		return bo->placement == DRM_VCUDA_BO_PLACEMENT_DEVICE ?
+		       "device" : "host";
+	}
+}
+
+/**
+ * vcuda_vm_show() - Print an address space, for debugfs.
+ * @vm: Address space.
+ * @m: Where to print.
+ * @page_tables: Print the page-table walk of every mapping, instead of
+ *	the mappings and reservations.
+ */
+void vcuda_vm_show(struct vcuda_vm *vm, struct seq_file *m, bool page_tables)
+{
+	struct interval_tree_node *it;
+	struct drm_gpuva *va;
+
+	down_read(&vm->lock);
+	if (page_tables)
+		seq_printf(m, "  %lu tables\n", vm->pt.tables);
+	drm_gpuvm_for_each_va(va, &vm->base) {
+		struct vcuda_bo *bo = to_vcuda_bo(va->gem.obj);
+
+		seq_printf(m, "  0x%012llx-0x%012llx %s %s seg %u +0x%llx\n",
+			   va->va.addr, va->va.addr + va->va.range,
+			   (va->flags & VCUDA_VA_READONLY) ? "ro" : "rw",
+			   vcuda_bo_kind_name(bo), bo->seg, va->gem.offset);
+		if (page_tables)
+			vcuda_pt_dump(&vm->pt, m, va->va.addr, va->va.range);
+	}
+	for (it = interval_tree_iter_first(&vm->resv, 0, U64_MAX); it;
+	     it = interval_tree_iter_next(it, 0, U64_MAX))
+		seq_printf(m, "  0x%012lx-0x%012lx reserved\n", it->start,
+			   it->last + 1);
+	up_read(&vm->lock);
 }

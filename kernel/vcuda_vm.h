@@ -5,13 +5,17 @@
 #ifndef _VCUDA_VM_H_
 #define _VCUDA_VM_H_
 
+#include <linux/rbtree_types.h>
 #include <linux/rwsem.h>
 #include <linux/types.h>
 #include <drm/drm_gpuvm.h>
 
+#include "vcuda_pt.h"
+
 struct drm_device;
 struct drm_file;
 struct page;
+struct seq_file;
 struct vcuda_device;
 
 /* &drm_gpuva.flags bit of a mapping the device may only read. */
@@ -24,11 +28,23 @@ struct vcuda_vm {
 	/** @base: The GPU VA manager; its reference count is the VM's. */
 	struct drm_gpuvm base;
 
+	/** @vdev: Device. */
+	struct vcuda_device *vdev;
+
 	/**
-	 * @lock: Protects the mappings: written by binds, read by address
-	 * resolution.
+	 * @lock: Protects the mappings, the reservations and the page
+	 * tables: written by binds, read by address resolution.
 	 */
 	struct rw_semaphore lock;
+
+	/** @pt: The page tables, in step with the mappings. */
+	struct vcuda_pt pt;
+
+	/**
+	 * @resv: Address reservations (MAP_SPARSE), an interval tree of
+	 * &struct vcuda_vm_resv.
+	 */
+	struct rb_root_cached resv;
 
 	/** @closed: The context is gone; no mapping may be added. */
 	bool closed;
@@ -56,6 +72,8 @@ void vcuda_vm_close(struct vcuda_vm *vm);
 void vcuda_vm_put(struct vcuda_vm *vm);
 int vcuda_vm_resolve(struct vcuda_vm *vm, u64 addr, bool write,
 		     struct vcuda_vm_page *res);
+void vcuda_vm_show(struct vcuda_vm *vm, struct seq_file *m,
+		   bool page_tables);
 
 int vcuda_ioctl_vm_bind(struct drm_device *drm, void *data,
 			struct drm_file *file);

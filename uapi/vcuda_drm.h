@@ -57,6 +57,32 @@ extern "C" {
  *   has faulted with -EIO.
  */
 
+/**
+ * DOC: Sharing buffers between processes and devices
+ *
+ * Besides IPC tokens (&struct drm_vcuda_ipc_export, one device, processes
+ * of one user), buffer objects are shared as dma-bufs with the DRM core's
+ * PRIME ioctls, DRM_IOCTL_PRIME_HANDLE_TO_FD and
+ * DRM_IOCTL_PRIME_FD_TO_HANDLE (libdrm's drmPrimeHandleToFD() and
+ * drmPrimeFDToHandle()):
+ *
+ * - every buffer object can be exported but those of
+ *   DRM_IOCTL_VCUDA_BO_USERPTR (-EOPNOTSUPP);
+ * - importing a dma-buf of the same device gives the same object (as with
+ *   IPC, nothing is charged twice);
+ * - importing a dma-buf of another vcuda device gives a *peer object*: an
+ *   object of the importing device whose pages are the exporter's. It is
+ *   mapped with DRM_IOCTL_VCUDA_VM_BIND, mmap()ed and exported like any
+ *   other object, charged to neither device (the exporter's object stays
+ *   charged to the exporter's VRAM for as long as a peer object uses
+ *   it), and the importing device's copy engine and workers reach it
+ *   through its own page tables. This is peer access: to let contexts of
+ *   device B use an allocation of device A (cuCtxEnablePeerAccess()),
+ *   export it from A, import it into B and bind it in B's contexts at the
+ *   address it has in A;
+ * - a dma-buf of another driver cannot be imported (-EOPNOTSUPP).
+ */
+
 #define DRM_VCUDA_DRIVER_NAME		"vcuda"
 
 /* Version of this interface, also returned by DRM_IOCTL_VERSION. */
@@ -524,8 +550,13 @@ struct drm_vcuda_vm_bind {
  * struct drm_vcuda_vm_translate - Arguments of
  * DRM_IOCTL_VCUDA_VM_TRANSLATE.
  *
- * Walks the context's page tables. For tests: the result says which
- * buffer object page backs @va.
+ * Walks the context's page tables, as the device does for every access.
+ * For tests: the result says which buffer object page backs @va, and at
+ * which level of the tables the walk ended. A binding uses 2 MiB pages
+ * (level 1) for every whole 2 MiB-aligned range of addresses it covers
+ * whose object offsets are 2 MiB-aligned too, and 4 KiB pages (level 0)
+ * elsewhere; unmapping part of a 2 MiB page turns the rest of it into
+ * 4 KiB pages. Reserved but unmapped addresses are not mapped (-ENOENT).
  */
 struct drm_vcuda_vm_translate {
 	/** @ctx_id: Context to walk. */

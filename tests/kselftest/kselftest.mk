@@ -4,6 +4,11 @@
 # as root in the test VM with the module loaded (tests/vm/guest-tests.sh):
 #
 #   tools/vcuda-vm -- build/tests/kselftest/vcuda_submit_test
+#
+# vcuda_memsoak_test and vcuda_submitsoak_test are soak tests that print
+# TAP without the harness and take a duration: [SECONDS [PROCESSES]],
+# 10 s and 4 processes by default, which is what the suite runs; "make
+# stress" runs them for STRESS_SECONDS (300) each.
 
 KSELFTEST_DIR := $(TOP)/tests/kselftest
 # The harness, included as a system header: its own macros trip -Wextra
@@ -22,3 +27,13 @@ $(B)/tests/kselftest/%: $(KSELFTEST_DIR)/%.c $(KSELFTEST_DIR)/vcuda_test.h \
 .PHONY: kselftests
 kselftests: $(KSELFTEST_BINS)
 ALL_TARGETS += $(KSELFTEST_BINS)
+
+# make stress: the soak tests at full length (STRESS_SECONDS each, 5
+# minutes by default) in a VM with two devices; see tests/vm/stress.sh.
+STRESS_SECONDS ?= 300
+
+.PHONY: stress
+stress: module $(KSELFTEST_BINS)
+	tools/vcuda-vm --timeout $$((2 * $(STRESS_SECONDS) + 300)) \
+		--param num_devices=2 --param job_timeout_ms=5000 \
+		-- tests/vm/stress.sh $(STRESS_SECONDS)

@@ -453,9 +453,24 @@ TEST_F(bo, bind_bad_input)
 	op.bo_offset = 0;
 	op.flags = DRM_VCUDA_VM_BIND_OP_UNMAP | DRM_VCUDA_VM_BIND_READONLY;
 	EXPECT_EQ(-EINVAL, vt_bind(self->fd, self->ctx, &op, 1, NULL));
-	/* Sparse is not implemented yet. */
+	/* Reservations take no object, offset or read-only flag. */
 	op.flags = DRM_VCUDA_VM_BIND_OP_MAP_SPARSE;
-	EXPECT_EQ(-EOPNOTSUPP, vt_bind(self->fd, self->ctx, &op, 1, NULL));
+	op.bo_handle = h;
+	EXPECT_EQ(-EINVAL, vt_bind(self->fd, self->ctx, &op, 1, NULL));
+	op.bo_handle = 0;
+	op.bo_offset = VT_PAGE;
+	EXPECT_EQ(-EINVAL, vt_bind(self->fd, self->ctx, &op, 1, NULL));
+	op.bo_offset = 0;
+	op.flags = DRM_VCUDA_VM_BIND_OP_MAP_SPARSE | DRM_VCUDA_VM_BIND_READONLY;
+	EXPECT_EQ(-EINVAL, vt_bind(self->fd, self->ctx, &op, 1, NULL));
+	op.flags = DRM_VCUDA_VM_BIND_OP_MAP_SPARSE;
+	op.va = va + 1;
+	EXPECT_EQ(-EINVAL, vt_bind(self->fd, self->ctx, &op, 1, NULL));
+	op.va = va;
+	op.size = 0;
+	EXPECT_EQ(-EINVAL, vt_bind(self->fd, self->ctx, &op, 1, NULL));
+	op.size = VT_PAGE;
+	EXPECT_EQ(0, vt_bind(self->fd, self->ctx, &op, 1, NULL));
 }
 
 TEST_F(bo, bind_bad_arrays)

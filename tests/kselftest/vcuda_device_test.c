@@ -207,26 +207,17 @@ TEST_F(dev, memory_info)
 
 TEST_F(dev, fdinfo_memory)
 {
-	char path[64], line[256];
-	bool found = false;
 	uint32_t handle;
-	FILE *f;
 
 	ASSERT_EQ(0, vt_bo_create(self->fd, 64 * VT_PAGE,
 				  DRM_VCUDA_BO_PLACEMENT_DEVICE, 0, &handle));
-	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", self->fd);
-	f = fopen(path, "r");
-	ASSERT_NE(NULL, f);
-	while (fgets(line, sizeof(line), f)) {
-		unsigned long long kib;
-
-		if (sscanf(line, "drm-total-memory: %llu KiB", &kib) == 1) {
-			EXPECT_LE(256, kib);
-			found = true;
-		}
-	}
-	fclose(f);
-	EXPECT_TRUE(found);
+	ASSERT_EQ(0, vt_bo_create(self->fd, 3 * VT_PAGE,
+				  DRM_VCUDA_BO_PLACEMENT_HOST, 0, &handle));
+	EXPECT_EQ(256ull, vt_fdinfo_u64(self->fd, "drm-total-vram"));
+	EXPECT_EQ(256ull, vt_fdinfo_u64(self->fd, "drm-resident-vram"));
+	EXPECT_EQ(256ull, vt_fdinfo_u64(self->fd, "drm-memory-vram"));
+	EXPECT_EQ(12ull, vt_fdinfo_u64(self->fd, "drm-total-system"));
+	EXPECT_EQ(12ull, vt_fdinfo_u64(self->fd, "drm-resident-system"));
 }
 
 TEST_F(dev, unknown_ioctl)

@@ -398,6 +398,141 @@ static inline uint64_t vt_sysfs_u64(int fd, const char *attr)
 	return val;
 }
 
+/* Reads a sysfs attribute of the device of @fd into @buf; 0 or -errno. */
+static inline int vt_sysfs_read(int fd, const char *attr, char *buf,
+				size_t len)
+{
+	char path[256];
+	struct stat st;
+	ssize_t n;
+	int afd;
+
+	if (fstat(fd, &st))
+		return -errno;
+	snprintf(path, sizeof(path), "/sys/dev/char/%u:%u/device/%s",
+		 major(st.st_rdev), minor(st.st_rdev), attr);
+	afd = open(path, O_RDONLY);
+	if (afd < 0)
+		return -errno;
+	n = read(afd, buf, len - 1);
+	close(afd);
+	if (n < 0)
+		return -errno;
+	buf[n] = 0;
+	return 0;
+}
+
+/* Writes @val to a sysfs attribute of the device of @fd; 0 or -errno. */
+static inline int vt_sysfs_write(int fd, const char *attr, const char *val)
+{
+	char path[256];
+	struct stat st;
+	ssize_t n;
+	int afd;
+
+	if (fstat(fd, &st))
+		return -errno;
+	snprintf(path, sizeof(path), "/sys/dev/char/%u:%u/device/%s",
+		 major(st.st_rdev), minor(st.st_rdev), attr);
+	afd = open(path, O_WRONLY);
+	if (afd < 0)
+		return -errno;
+	n = write(afd, val, strlen(val));
+	n = n < 0 ? -errno : 0;
+	close(afd);
+	return n;
+}
+
+/*
+ * The number of a "key:\t<n> unit" line of /proc/self/fdinfo/@fd, ~0 if
+ * there is none.
+ */
+static inline uint64_t vt_fdinfo_u64(int fd, const char *key)
+{
+	unsigned long long val = ~0ull;
+	char path[64], line[256];
+	size_t len = strlen(key);
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	f = fopen(path, "r");
+	if (!f)
+		return ~0ull;
+	while (fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, key, len) && line[len] == ':') {
+			val = strtoull(line + len + 1, NULL, 10);
+			break;
+		}
+	}
+	fclose(f);
+	return val;
+}
+
+/* The path of a debugfs file of the device of @fd. */
+static inline void vt_debugfs_path(int fd, const char *file, char *path,
+				   size_t len)
+{
+	struct stat st;
+
+	if (fstat(fd, &st))
+		st.st_rdev = 0;
+	snprintf(path, len, "/sys/kernel/debug/dri/%u/%s", minor(st.st_rdev),
+		 file);
+}
+
+/* A "name <n>" line of the device's debugfs "objects" file, or -1. */
+static inline long long vt_objects(int fd, const char *name)
+{
+	char path[128], line[128];
+	size_t len = strlen(name);
+	long long val = -1;
+	FILE *f;
+
+	vt_debugfs_path(fd, "objects", path, sizeof(path));
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, name, len) && line[len] == ' ') {
+			val = strtoll(line + len + 1, NULL, 10);
+			break;
+		}
+	}
+	fclose(f);
+	return val;
+}
+
+/*
+ * Waits up to @timeout_ms for the device's live objects (debugfs
+ * "objects": bos, contexts, queues, jobs, pt_pages) to come back to
+ * what @before holds (5 values, from vt_objects_snapshot()); 0 or -1.
+ */
+static inline void vt_objects_snapshot(int fd, long long *out)
+{
+	static const char *const names[] = {
+		"bos", "contexts", "queues", "jobs", "pt_pages",
+	};
+	int i;
+
+	for (i = 0; i < 5; i++)
+		out[i] = vt_objects(fd, names[i]);
+}
+
+static inline int vt_objects_settle(int fd, const long long *before,
+				    int timeout_ms)
+{
+	long long now[5];
+	int t;
+
+	for (t = 0; t <= timeout_ms; t += 10) {
+		vt_objects_snapshot(fd, now);
+		if (!memcmp(now, before, sizeof(now)))
+			return 0;
+		usleep(10000);
+	}
+	return -1;
+}
+
 /* A vcuda module parameter, or ~0 if it cannot be read. */
 static inline uint64_t vt_param(const char *name)
 {

@@ -15,8 +15,10 @@ ko=kernel/vcuda.ko
 ksel=build/tests/kselftest
 
 # Tests: 3 per cycle, then 2 refused loads, 4 for an open file, 3 for
-# unloading right after a process with pending work exits.
-plan=$((cycles * 3 + 2 + 4 + 3))
+# unloading right after a process with pending work exits, 4 for
+# unloading right after processes that shared memory between two devices
+# and read the admin interface exit.
+plan=$((cycles * 3 + 2 + 4 + 3 + 4))
 echo "1..$plan"
 n=0
 failed=0
@@ -137,6 +139,32 @@ if [ -x "$ksel/vcuda_submit_test" ]; then
 else
 	ok "process exits with pending jobs # SKIP $ksel not built"
 fi
+check "rmmod right after" unload
+
+# Peer objects hold the other device; the admin files must not hold
+# anything once closed.
+check "insmod num_devices=2" load num_devices=2
+shared_work() {
+	"$ksel/vcuda_pt_test" -f peer >/dev/null 2>&1 &&
+		"$ksel/vcuda_engine_test" -t killed_with_jobs_in_flight \
+			>/dev/null 2>&1
+}
+if [ -x "$ksel/vcuda_pt_test" ] && [ -x "$ksel/vcuda_engine_test" ]; then
+	check "processes share between devices and die with work" shared_work
+else
+	ok "processes share between devices and die with work # SKIP $ksel not built"
+fi
+read_admin() {
+	local d
+	for d in /sys/bus/platform/devices/vcuda.*; do
+		cat "$d"/busy_compute_ns "$d"/utilization_copy "$d"/faults \
+			"$d"/compute_mode >/dev/null || return 1
+	done
+	cat /sys/kernel/debug/dri/*/contexts /sys/kernel/debug/dri/*/pagetable \
+		>/dev/null 2>&1
+	return 0
+}
+check "admin files readable" read_admin
 check "rmmod right after" unload
 
 [ "$failed" -eq 0 ]
