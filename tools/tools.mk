@@ -4,3 +4,4 @@
 
 include $(TOP)/tools/ptx-run/ptx-run.mk
 include $(TOP)/tools/vcuda-smi/vcuda-smi.mk
+include $(TOP)/tools/bench/bench.mk

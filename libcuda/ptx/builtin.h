@@ -1,12 +1,22 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Functions PTX programs call without defining: the CUDA device runtime's
- * vprintf and __assertfail, run natively by the interpreter.
+ * vprintf, __assertfail, malloc and free, run natively by the
+ * interpreter.
  */
 #ifndef VCUDA_PTX_BUILTIN_H
 #define VCUDA_PTX_BUILTIN_H
 
 #include "exec.h"
+
+/* The device heap (heap.c): 0 when exhausted; false for a bad free. */
+uint64_t heap_alloc(struct ptx_heap *h, uint64_t size);
+bool heap_free(struct ptx_heap *h, uint64_t addr);
+
+/* The printf FIFO (printf_fifo.c): one record of @len bytes of text that
+ * costs @cost bytes of the device buffer. */
+void printf_fifo_append(struct ptx_printf_fifo *f, const char *text,
+			size_t len, size_t cost);
 
 /* Lowers a call to the undefined function @fn (a builtin, or an error). */
 bool lower_builtin_call(struct lower_ctx *c, const struct ir_insn *in,

@@ -43,6 +43,9 @@
 #include <string.h>
 
 #define WARP_SIZE 32
+/* Shared memory the system reserves in each CTA (sm_80+; cooperative
+ * groups keeps scratch there), after the kernel's own. */
+#define RESERVED_SMEM 1024u
 #define FULL_MASK 0xffffffffu
 #define LANE_BYTES (WARP_SIZE * sizeof(uint64_t))
 /* Taken backward branches before a warp yields to the others. */
@@ -133,6 +136,7 @@ struct ptx_kernel {
 	uint32_t dyn_shared_offset;	/* start of dynamic shared memory */
 	uint64_t local_stride;		/* per-thread local bytes */
 	uint64_t regs_stride;		/* per-warp register bytes */
+	bool reserved_smem;		/* reads %reserved_smem_offset_* */
 	struct ptx_kernel *next;
 };
 
@@ -236,6 +240,7 @@ struct cta {
 	uint32_t nthreads, nwarps;
 	uint8_t *shared;
 	uint64_t shared_size;
+	uint64_t reserved_smem;	/* start of the reserved region, if any */
 	uint8_t *local;		/* all threads' local stacks */
 	uint64_t local_size;
 	struct warp *warps;
@@ -246,7 +251,9 @@ struct cta {
 	const struct ptx_mem_range *last_range;
 };
 
-struct ptx_worker {
+/* The memory of one resident CTA: kept by the worker across launches. */
+struct cta_slot {
+	struct cta cta;
 	struct warp *warps;
 	uint32_t warp_cap;
 	uint8_t *shared;
@@ -255,8 +262,21 @@ struct ptx_worker {
 	uint64_t local_cap;
 	uint8_t *sregs;
 	uint64_t sregs_cap;
-	struct cta cta;
 };
+
+struct ptx_worker {
+	struct cta_slot *slots;	/* one per resident CTA */
+	uint32_t nslots;
+	uint32_t smid;
+	uint64_t *lane_insns;	/* counting: lane-instructions, or NULL */
+};
+
+/*
+ * Counts the lane-instructions (active lanes of each executed
+ * instruction) @worker executes into *@counter from now on; NULL stops.
+ * Slower: for the benchmark and the harness, not for libcuda.
+ */
+void ptx_worker_count(struct ptx_worker *worker, uint64_t *counter);
 
 /* ---- helpers for handlers ---- */
 
@@ -367,6 +387,13 @@ bool lower_mbarrier(struct lower_ctx *c, const struct ir_insn *in);
 /* .cc/addc/subc/madc and add/sub/mad .sat (exec_carry.c) */
 bool lower_carry(struct lower_ctx *c, const struct ir_insn *in);
 bool lower_saturating(struct lower_ctx *c, const struct ir_insn *in);
+/* Texture and surface instructions (exec_tex.c, exec_surf.c). */
+bool lower_tex(struct lower_ctx *c, const struct ir_insn *in);
+bool lower_surf(struct lower_ctx *c, const struct ir_insn *in);
+/* wmma, mma, ldmatrix (exec_mma.c) */
+bool lower_matrix(struct lower_ctx *c, const struct ir_insn *in);
+/* SIMD video instructions and dp2a (exec_video.c) */
+bool lower_video(struct lower_ctx *c, const struct ir_insn *in);
 
 /* Control handlers that lower.c places itself. */
 const struct xinsn *x_reconv(struct warp *w, const struct xinsn *ip);

@@ -12,6 +12,21 @@
 
 enum atom_kind { AK_UINT, AK_SINT, AK_FLOAT, AK_F16X2, AK_BF16X2, AK_F16 };
 
+/* atom.add.f32 flushes subnormal inputs and results to zero (the ISA
+ * says so; an H100 does) and gives the canonical NaN. */
+static uint64_t add_f32_ftz(uint64_t a, uint64_t b)
+{
+	uint32_t x = (uint32_t)a, y = (uint32_t)b;
+	if (!(x & 0x7f800000u))
+		x &= 0x80000000u;
+	if (!(y & 0x7f800000u))
+		y &= 0x80000000u;
+	uint32_t r = (uint32_t)bits_f32(f32_of(x) + f32_of(y));
+	if ((r & 0x7fffffffu) > 0x7f800000u)
+		return 0x7fffffffu;
+	return r & 0x7f800000u ? r : r & 0x80000000u;
+}
+
 static uint64_t apply(unsigned op, unsigned kind, unsigned size, uint64_t old,
 		      uint64_t b)
 {
@@ -21,7 +36,7 @@ static uint64_t apply(unsigned op, unsigned kind, unsigned size, uint64_t old,
 	switch (op) {
 	case MOD_ADD:
 		if (kind == AK_FLOAT)
-			return size == 4 ? bits_f32(f32_of(old) + f32_of(b)) :
+			return size == 4 ? add_f32_ftz(old, b) :
 					   bits_f64(f64_of(old) + f64_of(b));
 		if (kind == AK_F16 || kind == AK_F16X2 || kind == AK_BF16X2) {
 			uint64_t r = 0;

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * Builtin device functions: vprintf (formatted per thread, in lane
- * order, to the print handler) and __assertfail (an assertion fault).
+ * order, into the launch's printf FIFO or straight to the print
+ * handler), __assertfail (an assertion fault with CUDA's message),
+ * malloc and free (the launch's device heap).
  */
 #include "builtin.h"
 
@@ -28,7 +30,6 @@ void ptx_set_print_handler(ptx_print_fn fn, void *user)
 	pthread_mutex_unlock(&print_lock);
 }
 
-enum builtin { B_VPRINTF, B_ASSERTFAIL };
 
 struct builtin_call {
 	uint32_t nargs;
@@ -62,6 +63,56 @@ static void set_ret(struct warp *w, const struct builtin_call *bc,
 
 /* ---- vprintf ---- */
 
+/*
+ * Reads of device memory for printf: the format, the argument buffer and
+ * %s strings are pointers a kernel passes, so each byte is checked like
+ * any access (a bad pointer faults the launch instead of the process).
+ */
+struct fmt_src {
+	struct warp *w;
+	const struct xinsn *ip;
+	uint32_t lane;
+	uint64_t args;		/* argument buffer, 0 for none */
+	size_t off;		/* next argument */
+	bool fault;
+};
+
+/* Copies the NUL-terminated string at @addr (at most @cap - 1 bytes). */
+static bool read_string(struct fmt_src *src, uint64_t addr, char *buf,
+			size_t cap)
+{
+	size_t n = 0;
+	for (; n + 1 < cap; n++) {
+		const uint8_t *p = mem_host(src->w, src->ip, XS_GLOBAL,
+					    src->lane, addr + n, 1, false);
+		if (!p) {
+			src->fault = true;
+			return false;
+		}
+		if (!(buf[n] = (char)*p))
+			return true;
+	}
+	buf[n] = 0;
+	return true;
+}
+
+static uint64_t next_arg(struct fmt_src *src, unsigned size)
+{
+	uint64_t v = 0;
+	if (!src->args || src->fault)
+		return 0;
+	src->off = (src->off + size - 1) / size * size;
+	const uint8_t *p = mem_host(src->w, src->ip, XS_GLOBAL, src->lane,
+				    src->args + src->off, size, false);
+	if (!p) {
+		src->fault = true;
+		return 0;
+	}
+	memcpy(&v, p, size);
+	src->off += size;
+	return v;
+}
+
 struct fmt_out {
 	char buf[4096];
 	size_t len;
@@ -75,22 +126,23 @@ static void out_append(struct fmt_out *o, const char *s, size_t n)
 	o->len += n;
 }
 
-static uint64_t next_arg(const uint8_t *args, size_t *off, unsigned size)
+static int format_string(struct fmt_src *src, char *tmp, size_t len,
+			 const char *spec)
 {
-	uint64_t v = 0;
-	if (!args)
+	uint64_t addr = next_arg(src, 8);
+	char str[1024];
+	if (!addr)
+		return snprintf(tmp, len, spec, "(null)");
+	if (!read_string(src, addr, str, sizeof(str)))
 		return 0;
-	*off = (*off + size - 1) / size * size;
-	memcpy(&v, args + *off, size);
-	*off += size;
-	return v;
+	return snprintf(tmp, len, spec, str);
 }
 
 /* One conversion: @spec is "%...c", NUL-terminated. */
 static void format_one(struct fmt_out *o, const char *spec, size_t slen,
-		       const uint8_t *args, size_t *off)
+		       struct fmt_src *src)
 {
-	char conv = spec[slen - 1], tmp[512];
+	char conv = spec[slen - 1], tmp[1280];
 	bool wide = strchr(spec, 'l') || strchr(spec, 'z') ||
 		    strchr(spec, 'j') || strchr(spec, 't');
 	int n = 0;
@@ -98,32 +150,29 @@ static void format_one(struct fmt_out *o, const char *spec, size_t slen,
 	case 'd': case 'i':
 		if (wide)
 			n = snprintf(tmp, sizeof(tmp), spec,
-				     (long long)next_arg(args, off, 8));
+				     (long long)next_arg(src, 8));
 		else
 			n = snprintf(tmp, sizeof(tmp), spec,
-				     (int)next_arg(args, off, 4));
+				     (int)next_arg(src, 4));
 		break;
 	case 'u': case 'o': case 'x': case 'X': case 'c':
 		if (wide)
 			n = snprintf(tmp, sizeof(tmp), spec,
-				     (unsigned long long)next_arg(args, off, 8));
+				     (unsigned long long)next_arg(src, 8));
 		else
 			n = snprintf(tmp, sizeof(tmp), spec,
-				     (unsigned)next_arg(args, off, 4));
+				     (unsigned)next_arg(src, 4));
 		break;
 	case 'f': case 'F': case 'e': case 'E': case 'g': case 'G':
 	case 'a': case 'A':
-		n = snprintf(tmp, sizeof(tmp), spec,
-			     f64_of(next_arg(args, off, 8)));
+		n = snprintf(tmp, sizeof(tmp), spec, f64_of(next_arg(src, 8)));
 		break;
-	case 's': {
-		const char *s = (const char *)(uintptr_t)next_arg(args, off, 8);
-		n = snprintf(tmp, sizeof(tmp), spec, s ? s : "(null)");
+	case 's':
+		n = format_string(src, tmp, sizeof(tmp), spec);
 		break;
-	}
 	case 'p':
 		n = snprintf(tmp, sizeof(tmp), spec,
-			     (void *)(uintptr_t)next_arg(args, off, 8));
+			     (void *)(uintptr_t)next_arg(src, 8));
 		break;
 	default:
 		n = snprintf(tmp, sizeof(tmp), "%s", spec);
@@ -136,10 +185,9 @@ static void format_one(struct fmt_out *o, const char *spec, size_t slen,
 /* Formats like CUDA's device printf: arguments packed, each aligned to
  * its size, floats already promoted to double. */
 static void format_printf(struct fmt_out *o, const char *fmt,
-			  const uint8_t *args)
+			  struct fmt_src *src)
 {
-	size_t off = 0;
-	while (*fmt) {
+	while (*fmt && !src->fault) {
 		const char *pct = strchr(fmt, '%');
 		if (!pct) {
 			out_append(o, fmt, strlen(fmt));
@@ -160,9 +208,18 @@ static void format_printf(struct fmt_out *o, const char *fmt,
 		n = n + 1 < sizeof(spec) ? n + 1 : sizeof(spec) - 1;
 		memcpy(spec, pct, n);
 		spec[n] = 0;
-		format_one(o, spec, n, args, &off);
+		format_one(o, spec, n, src);
 		fmt = pct + n;
 	}
+}
+
+/*
+ * What one printf costs the device FIFO: a record header and the format
+ * pointer, then the packed arguments, 8-byte aligned.
+ */
+static size_t printf_record_cost(size_t arg_bytes)
+{
+	return 16 + ((arg_bytes + 7) & ~(size_t)7);
 }
 
 static const struct xinsn *x_vprintf(struct warp *w, const struct xinsn *ip)
@@ -170,20 +227,26 @@ static const struct xinsn *x_vprintf(struct warp *w, const struct xinsn *ip)
 	uint32_t m = xmask(w, ip);
 	const struct builtin_call *bc = ip->aux;
 	FOR_LANES(m, l) {
-		const char *fmt = (const char *)(uintptr_t)arg_value(
-			w, &bc->args[0], l);
-		const uint8_t *args = bc->nargs > 1 ?
-			(const uint8_t *)(uintptr_t)arg_value(w, &bc->args[1],
-							      l) : NULL;
-		if (!fmt || !mem_host(w, ip, XS_GLOBAL, l, (uintptr_t)fmt, 1,
-				      false))
+		struct fmt_src src = { .w = w, .ip = ip, .lane = l };
+		char fmt[4096];
+		uint64_t f = arg_value(w, &bc->args[0], l);
+		src.args = bc->nargs > 1 ? arg_value(w, &bc->args[1], l) : 0;
+		if (!read_string(&src, f, fmt, sizeof(fmt)))
 			return NULL;
 		struct fmt_out o;
 		o.len = 0;
-		format_printf(&o, fmt, args);
-		pthread_mutex_lock(&print_lock);
-		print_fn(print_user, o.buf, o.len);
-		pthread_mutex_unlock(&print_lock);
+		format_printf(&o, fmt, &src);
+		if (src.fault)
+			return NULL;
+		struct ptx_printf_fifo *fifo = w->cta->launch->printf_fifo;
+		if (fifo) {
+			printf_fifo_append(fifo, o.buf, o.len,
+					   printf_record_cost(src.off));
+		} else {
+			pthread_mutex_lock(&print_lock);
+			print_fn(print_user, o.buf, o.len);
+			pthread_mutex_unlock(&print_lock);
+		}
 		set_ret(w, bc, l, o.len);
 	}
 	return ip + 1;
@@ -197,22 +260,51 @@ static const struct xinsn *x_assertfail(struct warp *w,
 		return ip + 1;
 	const struct builtin_call *bc = ip->aux;
 	uint32_t l = (uint32_t)__builtin_ctz(m);
-	const char *s[4] = { "?", "?", "", "?" };
+	char s[4][128] = { "?", "?", "", "?" };
+	struct fmt_src src = { .w = w, .ip = ip, .lane = l };
 	for (int i = 0; i < 4; i++) {
 		if (i == 2 || (uint32_t)i >= bc->nargs)
 			continue;
-		const char *p = (const char *)(uintptr_t)arg_value(
-			w, &bc->args[i], l);
-		if (p && mem_host(w, ip, XS_GLOBAL, l, (uintptr_t)p, 1, false))
-			s[i] = p;
-		if (w->cta->faulted)
+		uint64_t p = arg_value(w, &bc->args[i], l);
+		if (p && !read_string(&src, p, s[i], sizeof(s[i])))
 			return NULL;
 	}
 	unsigned line = bc->nargs > 2 ? (unsigned)arg_value(w, &bc->args[2], l) :
 					0;
+	uint32_t t = w->index * WARP_SIZE + l;
+	const uint32_t *b = w->cta->launch->block, *c = w->cta->ctaid;
 	return xfault(w, NULL, PTX_FAULT_ASSERT, l, 0,
-		      "%.60s:%u: %.60s: Assertion `%.80s` failed.", s[1], line,
-		      s[3], s[0]);
+		      "%.50s:%u: %.50s: block: [%u,%u,%u], thread: [%u,%u,%u] "
+		      "Assertion `%.60s` failed.", s[1], line, s[3], c[0], c[1],
+		      c[2], t % b[0], t / b[0] % b[1], t / (b[0] * b[1]), s[0]);
+}
+
+/* ---- malloc, free ---- */
+
+static const struct xinsn *x_malloc(struct warp *w, const struct xinsn *ip)
+{
+	uint32_t m = xmask(w, ip);
+	const struct builtin_call *bc = ip->aux;
+	struct ptx_heap *heap = w->cta->launch->heap;
+	FOR_LANES(m, l)
+		set_ret(w, bc, l, heap_alloc(heap, arg_value(w, &bc->args[0],
+							     l)));
+	return ip + 1;
+}
+
+static const struct xinsn *x_free(struct warp *w, const struct xinsn *ip)
+{
+	uint32_t m = xmask(w, ip);
+	const struct builtin_call *bc = ip->aux;
+	struct ptx_heap *heap = w->cta->launch->heap;
+	FOR_LANES(m, l) {
+		uint64_t p = arg_value(w, &bc->args[0], l);
+		if (!heap_free(heap, p))
+			return xfault(w, ip, PTX_FAULT_ILLEGAL_INSTRUCTION, l,
+				      p, "free of 0x%llx, not a block from "
+					 "malloc", (unsigned long long)p);
+	}
+	return ip + 1;
 }
 
 /* ---- lowering ---- */
@@ -237,7 +329,7 @@ static bool is_device_runtime(const char *name)
 		"cudaLaunchDevice", "cudaDeviceSynchronize", "cudaGetLastError",
 		"cudaPeekAtLastError", "cudaStream", "cudaEvent", "cudaMalloc",
 		"cudaFree", "cudaDeviceGet", "cudaFuncGetAttributes",
-		"cudaOccupancy", "malloc", "free", "__nv_",
+		"cudaOccupancy", "__nv_",
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
 		if (!strncmp(name, names[i], strlen(names[i])))
@@ -252,6 +344,8 @@ bool lower_builtin_call(struct lower_ctx *c, const struct ir_insn *in,
 	(void)in;
 	xhandler h = !strcmp(fn->name, "vprintf")      ? x_vprintf :
 		     !strcmp(fn->name, "__assertfail") ? x_assertfail :
+		     !strcmp(fn->name, "malloc")       ? x_malloc :
+		     !strcmp(fn->name, "free")         ? x_free :
 							 NULL;
 	if (!h && is_device_runtime(fn->name))
 		return lower_unsupported(c, "device runtime function");
@@ -269,6 +363,8 @@ bool lower_builtin_call(struct lower_ctx *c, const struct ir_insn *in,
 	bc->nargs = args ? args->reg2 : 0;
 	if (bc->nargs > ARRAY_SIZE(bc->args))
 		return lower_unsupported(c, "too many arguments");
+	if ((h == x_malloc || h == x_free) && bc->nargs != 1)
+		return lower_unsupported(c, "arguments");
 	for (uint32_t i = 0; i < bc->nargs; i++)
 		if (!builtin_arg(c, &ir_vec_elems(c->f, args)[i], &bc->args[i]))
 			return false;

@@ -176,6 +176,8 @@ DEF_TER(slct_f32_ftz, uint64_t, uint64_t,
 static bool lower_setp(struct lower_ctx *c, const struct ir_insn *in,
 		       bool is_set)
 {
+	if (!in->ntypes)
+		return lower_unsupported(c, "type");
 	unsigned t = in->types[in->ntypes - 1];
 	cmp_fn cmp = pick_cmp(t, in->flags >> FL_FTZ & 1);
 	if (!cmp || !in->cmp)
@@ -234,6 +236,8 @@ bool lower_cmp(struct lower_ctx *c, const struct ir_insn *in)
 		return true;
 	}
 	case OP_SLCT: {
+		if (in->ntypes < 2)
+			return lower_unsupported(c, "type");
 		unsigned ct = in->types[in->ntypes - 1];
 		xhandler h = ct == PTX_T_S32 ? slct_s32 :
 			     ct == PTX_T_F32 ? (in->flags >> FL_FTZ & 1 ?

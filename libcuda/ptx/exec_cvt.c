@@ -24,8 +24,10 @@ static inline uint64_t zext(uint64_t v, unsigned bits)
 	return bits >= 64 ? v : v & ((1ull << bits) - 1);
 }
 
-/* Integer source as 64 bits: extended by its own signedness. Since
- * readers truncate, this is the whole of an int-to-int conversion. */
+/* Integer source as 64 bits: extended by its own signedness. That is the
+ * whole of a widening conversion; a narrowing one (cvt.s8.s32) then
+ * truncates and extends by the destination's signedness, which is what
+ * a GPU leaves in the wider destination register. */
 DEF_UN(ext_s8, uint64_t, uint64_t, sext(a, 8))
 DEF_UN(ext_s16, uint64_t, uint64_t, sext(a, 16))
 DEF_UN(ext_s32, uint64_t, uint64_t, sext(a, 32))
@@ -33,6 +35,21 @@ DEF_UN(ext_u8, uint64_t, uint64_t, zext(a, 8))
 DEF_UN(ext_u16, uint64_t, uint64_t, zext(a, 16))
 DEF_UN(ext_u32, uint64_t, uint64_t, zext(a, 32))
 DEF_UN(ext_64, uint64_t, uint64_t, a)
+
+static const struct xinsn *x_cvt_narrow(struct warp *w, const struct xinsn *ip)
+{
+	uint32_t m = xmask(w, ip);
+	uint64_t *d = xr(w, ip->d);
+	const uint64_t *pa = xr(w, ip->a);
+	unsigned sbits = ptx_type_size(ip->type2) * 8;
+	unsigned dbits = ptx_type_size(ip->type) * 8;
+	bool ss = ptx_type_is_signed(ip->type2), ds = ptx_type_is_signed(ip->type);
+	FOR_LANES(m, l) {
+		uint64_t v = ss ? sext(pa[l], sbits) : zext(pa[l], sbits);
+		d[l] = ds ? sext(v, dbits) : zext(v, dbits);
+	}
+	return ip + 1;
+}
 
 static inline double read_float(uint64_t v, unsigned t, bool ftz)
 {
@@ -93,13 +110,18 @@ static inline void int_range(unsigned t, double *lo, double *hi)
 	}
 }
 
-/* Float to integer: saturating, NaN gives 0. */
-static inline uint64_t f2i(double x, unsigned t)
+/*
+ * Float to integer: saturating. NaN gives 0 where the GPU converts in one
+ * instruction (an f32 or f16 source, at most 32 bits), and the integer
+ * 1 << (bits - 1) where it does not (f64 sources, 64-bit results), as
+ * measured on an H100.
+ */
+static inline uint64_t f2i(double x, unsigned t, bool nan_top)
 {
 	double lo, hi;
 	int_range(t, &lo, &hi);
 	if (isnan(x))
-		return 0;
+		return nan_top ? 1ull << (ptx_type_size(t) * 8 - 1) : 0;
 	if (x < lo)
 		return ptx_type_is_signed(t) ? (uint64_t)(int64_t)lo : 0;
 	if (x >= hi)
@@ -115,9 +137,10 @@ static const struct xinsn *x_cvt_fi(struct warp *w, const struct xinsn *ip)
 	uint64_t *d = xr(w, ip->d);
 	const uint64_t *pa = xr(w, ip->a);
 	bool ftz = ip->flags >> FL_FTZ & 1;
+	bool nan_top = ip->type2 == PTX_T_F64 || ptx_type_size(ip->type) == 8;
 	FOR_LANES(m, l) {
 		double x = read_float(pa[l], ip->type2, ftz);
-		d[l] = f2i(round_int(x, ip->mode16), ip->type);
+		d[l] = f2i(round_int(x, ip->mode16), ip->type, nan_top);
 	}
 	return ip + 1;
 }
@@ -180,8 +203,8 @@ static inline uint64_t to_float(double x, unsigned t, const struct xinsn *ip)
 	uint32_t fl = ip->flags;
 	if (fl >> FL_SAT & 1)
 		x = x > 0.0 ? (x < 1.0 ? x : 1.0) : 0.0;
-	if ((fl >> FL_RELU & 1) && !isnan(x) && x < 0)
-		x = 0.0;
+	if ((fl >> FL_RELU & 1) && !isnan(x) && (x < 0 || signbit(x)))
+		x = 0.0;	/* -0 too */
 	if ((fl >> FL_SATFINITE & 1) && !isnan(x) && fabs(x) > max_finite(f))
 		x = copysign(max_finite(f), x);
 	if (t == PTX_T_F64)
@@ -199,8 +222,93 @@ static inline bool is_packed_pair(unsigned t)
 	return t == PTX_T_F16X2 || t == PTX_T_BF16X2;
 }
 
+/* ---- NaNs between formats ---- */
+
+/* Sign and fraction of a NaN of format @t, the fraction aligned as an
+ * f64's (52 bits). */
+static void nan_parts(uint64_t v, unsigned t, uint64_t *sign, uint64_t *frac)
+{
+	switch (t) {
+	case PTX_T_F64:
+		*sign = v >> 63;
+		*frac = v & ((1ull << 52) - 1);
+		return;
+	case PTX_T_F16:
+		*sign = v >> 15 & 1;
+		*frac = (v & 0x3ff) << 42;
+		return;
+	case PTX_T_BF16:
+		*sign = v >> 15 & 1;
+		*frac = (v & 0x7f) << 45;
+		return;
+	default:
+		*sign = v >> 31 & 1;
+		*frac = (v & 0x7fffff) << 29;
+	}
+}
+
+/*
+ * A NaN converted as an H100 does: conversions to or from f64 keep the
+ * sign and the top fraction bits, quieted; bf16 to f32 shifts the bits
+ * (nothing quieted); other conversions among f32, f16 and bf16 give the
+ * canonical NaN; tf32 keeps the f32 NaN's top bits, and .satfinite steps
+ * one tf32 unit down from them (0x7f800001 to 0x7f7fe000, the largest
+ * finite: measured).
+ */
+static uint64_t convert_nan(uint64_t v, unsigned st, unsigned dt,
+			    uint32_t flags)
+{
+	uint64_t sign, frac;
+	nan_parts(v, st, &sign, &frac);
+	frac |= 1ull << 51;	/* quiet */
+	if (dt == PTX_T_TF32)	/* .satfinite: one tf32 unit below */
+		return ((uint32_t)v & ~0x1fffu) -
+		       (flags >> FL_SATFINITE & 1 ? 0x2000u : 0);
+	if (st == PTX_T_BF16 && dt == PTX_T_F32)
+		return v << 16;	/* exact widening, signalling NaNs too */
+	if (st != PTX_T_F64 && dt != PTX_T_F64)
+		return dt == PTX_T_F32 ? 0x7fffffffu : 0x7fff;
+	switch (dt) {
+	case PTX_T_F64:
+		return sign << 63 | 0x7ffull << 52 | frac;
+	case PTX_T_F16:
+		return sign << 15 | 0x7c00 | frac >> 42;
+	case PTX_T_BF16:
+		return sign << 15 | 0x7f80 | frac >> 45;
+	default:
+		return sign << 31 | 0x7f800000u | frac >> 29;
+	}
+}
+
+static bool is_nan_of(uint64_t v, unsigned t)
+{
+	switch (t) {
+	case PTX_T_F64:
+		return (v & 0x7fffffffffffffffull) > 0x7ff0000000000000ull;
+	case PTX_T_F16:
+		return (v & 0x7fff) > 0x7c00;
+	case PTX_T_BF16:
+		return (v & 0x7fff) > 0x7f80;
+	default:
+		return (v & 0x7fffffffu) > 0x7f800000u;
+	}
+}
+
 /* Float to float: exact widening, or rounding in the instruction's mode;
  * .rni etc. round to an integral value first. */
+static uint64_t cvt_ff_one(uint64_t v, const struct xinsn *ip, bool ftz)
+{
+	if (is_nan_of(v, ip->type2) && (ip->flags >> FL_SAT & 1))
+		return 0;	/* .sat clamps NaN to 0 */
+	if (is_nan_of(v, ip->type2) && !(ip->type2 == ip->type &&
+					 ip->type != PTX_T_F64))
+		return convert_nan(v, ip->type2, ip->type, ip->flags);
+	double x = read_float(v, ip->type2, ftz);
+	if (ip->mode16)
+		x = round_int(x, ip->mode16);
+	return to_float(x, ip->type, ip);
+}
+
 static const struct xinsn *x_cvt_ff(struct warp *w, const struct xinsn *ip)
 {
 	uint32_t m = xmask(w, ip);
@@ -209,13 +317,9 @@ static const struct xinsn *x_cvt_ff(struct warp *w, const struct xinsn *ip)
 	const uint64_t *pb = ip->b ? xr(w, ip->b) : NULL;
 	bool ftz = ip->flags >> FL_FTZ & 1;
 	FOR_LANES(m, l) {
-		double x = read_float(pa[l], ip->type2, ftz);
-		if (ip->mode16)
-			x = round_int(x, ip->mode16);
-		uint64_t r = to_float(x, ip->type, ip);
+		uint64_t r = cvt_ff_one(pa[l], ip, ftz);
 		if (pb)	/* a to the upper half, b to the lower */
-			r = r << 16 | to_float(read_float(pb[l], ip->type2, ftz),
-					       ip->type, ip);
+			r = r << 16 | cvt_ff_one(pb[l], ip, ftz);
 		d[l] = r;
 	}
 	return ip + 1;
@@ -316,7 +420,9 @@ bool lower_cvt(struct lower_ctx *c, const struct ir_insn *in)
 	xhandler h;
 	unsigned nsrc = is_packed_pair(dt) ? 2 : 1;
 	if (is_int(dt) && is_int(st))
-		h = sat ? x_cvt_sat_ii : ext_handler(st);
+		h = sat ? x_cvt_sat_ii :
+		    ptx_type_size(dt) < ptx_type_size(st) ? x_cvt_narrow :
+							   ext_handler(st);
 	else if (is_int(dt) && is_float_type(st) && !is_packed_pair(st))
 		h = x_cvt_fi;
 	else if (is_float_type(dt) && is_int(st))

@@ -3,6 +3,7 @@
  * Integer and bit instructions: add, sub, mul, mad (lo/hi/wide), mul24,
  * div, rem, abs, neg, min, max, logic (also on predicates), shifts,
  * popc, clz, bfind, brev, bfe, bfi, prmt, lop3, shf, bmsk, sad, dp4a.
+ * (Video instructions and dp2a: exec_video.c.)
  * Signed arithmetic wraps: it is done on unsigned types.
  */
 #include "lanes.h"
@@ -75,13 +76,14 @@ DEF_TER(mad24lo_u32, uint64_t, uint32_t,
 	(a & 0xffffff) * (b & 0xffffff) + c)
 DEF_TER(mad24lo_s32, uint64_t, uint32_t, (uint64_t)(s24(a) * s24(b)) + c)
 
-/* ---- div, rem: defined results where C would trap ---- */
+/* ---- div, rem: defined results where C would trap ----
+ * By zero, the GPU gives all ones for both, signed or not. */
 #define UDIV(a, b, T) ((b) ? (T)((a) / (b)) : (T)~(T)0)
-#define UREM(a, b) ((b) ? (a) % (b) : (a))
+#define UREM(a, b) ((b) ? (a) % (b) : ~(a) | (a))
 #define SDIV(a, b, T, MIN) \
 	((b) == 0 ? (T)-1 : ((a) == (MIN) && (b) == -1) ? (a) : (T)((a) / (b)))
 #define SREM(a, b, MIN) \
-	((b) == 0 ? (a) : ((a) == (MIN) && (b) == -1) ? 0 : (a) % (b))
+	((b) == 0 ? -1 : ((a) == (MIN) && (b) == -1) ? 0 : (a) % (b))
 DEF_BIN(div_u16, uint16_t, uint16_t, UDIV(a, b, uint16_t))
 DEF_BIN(div_u32, uint32_t, uint32_t, UDIV(a, b, uint32_t))
 DEF_BIN(div_u64, uint64_t, uint64_t, UDIV(a, b, uint64_t))
@@ -201,20 +203,24 @@ DEF_UN(bfind_u64, uint64_t, uint32_t, bfind(a, 64, false, SHIFTAMT))
 DEF_UN(bfind_s64, uint64_t, uint32_t, bfind(a, 64, true, SHIFTAMT))
 
 /* bfe d, a, pos, len: extract, zero- or sign-extended (PTX's rule: the
- * sign is the last extracted bit, or the top bit past the end). */
-static inline uint64_t bfe(uint64_t a, uint32_t pos, uint32_t len,
+ * sign is the last extracted bit, or the top bit past the end). The
+ * 32-bit forms read pos and len from their low bytes, as the ISA says;
+ * the GPU's 64-bit forms take the whole 32-bit values. */
+static inline uint64_t bfe(uint64_t a, uint64_t pos, uint64_t len,
 			   unsigned bits, bool sign)
 {
-	uint32_t msb = bits - 1;
-	pos &= 0xff;
-	len &= 0xff;
+	uint64_t msb = bits - 1;
+	if (bits == 32) {
+		pos &= 0xff;
+		len &= 0xff;
+	}
 	if (!len)
 		return 0;
-	uint32_t avail = pos > msb ? 0 : msb + 1 - pos;
-	uint32_t n = len < avail ? len : avail;
+	uint64_t avail = pos > msb ? 0 : msb + 1 - pos;
+	uint64_t n = len < avail ? len : avail;
 	uint64_t mask = n >= 64 ? ~0ull : (1ull << n) - 1;
 	uint64_t v = pos > msb ? 0 : (a >> pos) & mask;
-	uint32_t top = pos + len - 1 > msb ? msb : pos + len - 1;
+	uint64_t top = pos + len - 1 > msb ? msb : pos + len - 1;
 	if (sign && (a >> top & 1))
 		v |= ~mask;
 	return v;
@@ -228,12 +234,15 @@ DEF_TER(bfe_u64, uint64_t, uint64_t, bfe(a, (uint32_t)b, (uint32_t)c, 64,
 DEF_TER(bfe_s64, uint64_t, uint64_t, bfe(a, (uint32_t)b, (uint32_t)c, 64,
 					 true))
 
-/* bfi d, a, b, pos, len: a's low len bits into b at pos (len in imm). */
-static inline uint64_t bfi(uint64_t a, uint64_t b, uint32_t pos,
-			   uint32_t len, unsigned bits)
+/* bfi d, a, b, pos, len: a's low len bits into b at pos (len in imm);
+ * pos and len as bfe reads them. */
+static inline uint64_t bfi(uint64_t a, uint64_t b, uint64_t pos,
+			   uint64_t len, unsigned bits)
 {
-	pos &= 0xff;
-	len &= 0xff;
+	if (bits == 32) {
+		pos &= 0xff;
+		len &= 0xff;
+	}
 	if (!len || pos >= bits)
 		return b;
 	if (pos + len > bits)
@@ -371,21 +380,6 @@ static inline uint32_t dp4a(uint32_t a, uint32_t b, uint32_t c, bool as,
 }
 DEF_TER(dp4a_x, uint32_t, uint32_t,
 	dp4a(a, b, c, ip->type == PTX_T_S32, ip->type2 == PTX_T_S32))
-
-/* vabsdiff4 with .add: c + the sum of the byte-wise |a - b|. */
-static inline uint32_t vabsdiff4_add(uint32_t a, uint32_t b, uint32_t c,
-				     bool as, bool bs)
-{
-	uint32_t sum = c;
-	for (int i = 0; i < 4; i++) {
-		int32_t x = as ? (int8_t)(a >> (8 * i)) : (uint8_t)(a >> (8 * i));
-		int32_t y = bs ? (int8_t)(b >> (8 * i)) : (uint8_t)(b >> (8 * i));
-		sum += (uint32_t)(x > y ? x - y : y - x);
-	}
-	return sum;
-}
-DEF_TER(vabsdiff4_x, uint32_t, uint32_t,
-	vabsdiff4_add(a, b, c, ip->type == PTX_T_S32, ip->type2 == PTX_T_S32))
 
 /* ---- selection ---- */
 
@@ -591,15 +585,6 @@ static bool lower_misc(struct lower_ctx *c, const struct ir_insn *in,
 				t, 3);
 	case OP_DP4A:
 		return emit_alu(c, in, size == 4 ? dp4a_x : NULL, PTX_T_U32, 3);
-	case OP_VABSDIFF4:	/* .dtype.atype.btype.add, no selectors */
-		if (in->mode != MOD_ADD || in->ntypes != 3 || in->has_raw ||
-		    (in->flags & (1u << FL_SAT)))
-			return lower_unsupported(c, NULL);
-		if (!emit_alu(c, in, vabsdiff4_x, PTX_T_U32, 3))
-			return false;
-		last_emitted(c)->type = in->types[1];
-		last_emitted(c)->type2 = in->types[2];
-		return true;
 	default:
 		return lower_unsupported(c, NULL);
 	}

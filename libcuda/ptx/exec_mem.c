@@ -326,13 +326,25 @@ static const struct xinsn *x_cp_async(struct warp *w, const struct xinsn *ip)
 	uint32_t m = xmask(w, ip);
 	const uint64_t *pd = xr(w, ip->d), *ps = xr(w, ip->a);
 	const uint64_t *psz = ip->b ? xr(w, ip->b) : NULL;
+	const int64_t *off = ip->aux;	/* destination, source offsets */
 	unsigned n = ip->size;
 	FOR_LANES(m, l) {
-		uint8_t *dst = mem_host(w, ip, XS_SHARED, l, pd[l], n, true);
+		uint8_t *dst = mem_host(w, ip, XS_SHARED, l,
+					pd[l] + (uint64_t)off[0], n, true);
 		uint32_t copy = psz ? (uint32_t)psz[l] : n;
 		copy = copy < n ? copy : n;
-		uint8_t *src = dst && copy ? mem_host(w, ip, XS_GLOBAL, l,
-						      ps[l], 1, false) : dst;
+		uint64_t sa = ps[l] + (uint64_t)off[1];
+		if (dst && (sa & (n - 1)))
+			return xfault(w, ip, PTX_FAULT_MISALIGNED, l, sa,
+				      "misaligned %u-byte copy from 0x%llx", n,
+				      (unsigned long long)sa);
+		uint8_t *src = dst;
+		if (dst && copy) {	/* first and last byte in range */
+			src = mem_host(w, ip, XS_GLOBAL, l, sa, 1, false);
+			if (src && !mem_host(w, ip, XS_GLOBAL, l,
+					     sa + copy - 1, 1, false))
+				src = NULL;
+		}
 		if (!dst || !src)
 			return NULL;
 		memcpy(dst, src, copy);
@@ -475,13 +487,17 @@ static bool lower_cp(struct lower_ctx *c, const struct ir_insn *in)
 	    !ref_addr(c, &in->opnd[1], SPACE_GLOBAL, &sbase, &soff, &ssp,
 		      &srel))
 		return false;
-	if (dsp != XS_SHARED || ssp != XS_GLOBAL || doff || soff)
-		return lower_unsupported(c, "addresses with offsets");
+	if (dsp != XS_SHARED || ssp != XS_GLOBAL || drel || srel)
+		return lower_unsupported(c, "state spaces");
 	if (in->nopnds > 3 && !ref_src(c, &in->opnd[3], PTX_T_U32, &srcsize))
 		return false;
-	struct xinsn *x = emit(c, x_cp_async);
+	int64_t *off = arena_alloc(&c->prog->arena, 2 * sizeof(*off));
+	struct xinsn *x = off ? emit(c, x_cp_async) : NULL;
 	if (!x)
 		return lower_nomem(c);
+	off[0] = doff;
+	off[1] = soff;
+	x->aux = off;
 	x->d = dbase;
 	x->a = sbase;
 	x->b = srcsize;

@@ -130,6 +130,11 @@ static uint64_t uniform_value(const struct warp *w, unsigned sreg,
 	case SREG_NWARPID:
 		return 64;
 	case SREG_NSMID:
+		return l->sm_count ? l->sm_count : 1;
+	case SREG_SMID:
+		return cta->worker->smid;
+	case SREG_ENVREG:
+		return comp < 32 ? l->envreg[comp] : 0;
 	case SREG_GRIDID:
 	case SREG_CLUSTER_NCTARANK:
 		return 1;
@@ -138,8 +143,16 @@ static uint64_t uniform_value(const struct warp *w, unsigned sreg,
 		return cta->shared_size;
 	case SREG_DYNAMIC_SMEM:
 		return l->dynamic_shared_size;
+	case SREG_RSMEM_BEGIN:
+		return cta->reserved_smem;
+	case SREG_RSMEM_END:
+		return cta->reserved_smem + RESERVED_SMEM;
+	case SREG_RSMEM_CAP:
+		return RESERVED_SMEM;
+	case SREG_RSMEM_2:	/* _0 and _1: two halves of the region */
+		return cta->reserved_smem + comp * (RESERVED_SMEM / 2);
 	default:
-		return 0;	/* smid, envregs, counters, cluster ranks */
+		return 0;	/* counters, cluster ranks */
 	}
 }
 

@@ -75,12 +75,14 @@ static const struct xinsn *x_vote(struct warp *w, const struct xinsn *ip)
 	return ip + 1;
 }
 
+/* Under a guard, only the guarded lanes count: ptxas branches around a
+ * predicated activemask, so on the GPU the others are not active. */
 static const struct xinsn *x_activemask(struct warp *w, const struct xinsn *ip)
 {
 	uint32_t m = xmask(w, ip);
 	uint64_t *d = xr(w, ip->d);
 	FOR_LANES(m, l)
-		d[l] = w->active;
+		d[l] = m;
 	return ip + 1;
 }
 

@@ -108,7 +108,7 @@ static enum fatbin_status decode_entry(const uint8_t *hdr, size_t avail,
 	entry_string(hdr, e->header_size, rd32(hdr + 32), rd32(hdr + 36),
 		     &e->name, &e->name_len);
 	uint32_t opt = rd32(hdr + 20);
-	if (opt && opt + 8 <= e->header_size)
+	if (opt && opt <= e->header_size - 8)	/* no wrap: >= 64 */
 		entry_string(hdr, e->header_size, rd32(hdr + opt),
 			     rd32(hdr + opt + 4), &e->options,
 			     &e->options_len);

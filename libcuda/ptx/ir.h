@@ -118,6 +118,7 @@ struct ir_sym {
 	uint64_t dims[4];	/* as written; 0 for [] */
 	uint64_t size;		/* bytes (0 when unsized) */
 	uint8_t *init;		/* initial bytes, or NULL for zero */
+	uint64_t init_size;	/* bytes of init; the rest is zero */
 	struct ir_reloc *relocs;
 	uint32_t nrelocs;
 	struct ir_ptr_attr ptr;

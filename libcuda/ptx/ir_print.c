@@ -165,7 +165,7 @@ static void print_elem(const struct ir_sym *v, uint64_t i, FILE *out)
 static void print_init(const struct ir_sym *v, FILE *out)
 {
 	unsigned size = ptx_type_size(v->type);
-	uint64_t n = size ? v->size / size : 0;
+	uint64_t n = size ? v->init_size / size : 0;
 	bool braces = v->is_array || v->vec > 1;
 	fputs(" = ", out);
 	if (braces)

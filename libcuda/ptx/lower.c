@@ -300,6 +300,8 @@ bool ref_src(struct lower_ctx *c, const struct ir_operand *o, unsigned type,
 	}
 	case OPND_SREG: {
 		uint32_t slot = sreg_slot(c->prog, o->reg, o->comp);
+		if (o->reg >= SREG_RSMEM_BEGIN && o->reg <= SREG_RSMEM_2)
+			c->kernel->reserved_smem = true;
 		if (slot == UINT32_MAX)
 			return lower_nomem(c);
 		*out = (xref)slot * LANE_BYTES | SEL_SREG;
@@ -424,9 +426,14 @@ static lower_fn family(const struct ir_insn *in)
 	case OP_XOR: case OP_NOT: case OP_CNOT: case OP_SHL: case OP_SHR:
 	case OP_POPC: case OP_CLZ: case OP_BFIND: case OP_BREV: case OP_BFE:
 	case OP_BFI: case OP_PRMT: case OP_LOP3: case OP_SHF: case OP_BMSK:
-	case OP_SAD: case OP_DP4A: case OP_DP2A: case OP_FNS: case OP_SZEXT:
-	case OP_VABSDIFF4: case OP_ADDC: case OP_SUBC: case OP_MADC:
+	case OP_SAD: case OP_DP4A: case OP_FNS: case OP_SZEXT:
+	case OP_ADDC: case OP_SUBC: case OP_MADC:
 		return lower_int;
+	case OP_DP2A: case OP_VADD2: case OP_VADD4: case OP_VSUB2:
+	case OP_VSUB4: case OP_VAVRG2: case OP_VAVRG4: case OP_VABSDIFF2:
+	case OP_VABSDIFF4: case OP_VMIN2: case OP_VMIN4: case OP_VMAX2:
+	case OP_VMAX4: case OP_VSET2: case OP_VSET4:
+		return lower_video;
 	case OP_SETP: case OP_SET: case OP_SELP: case OP_SLCT:
 		return lower_cmp;
 	case OP_CVT:
@@ -448,18 +455,39 @@ static lower_fn family(const struct ir_insn *in)
 		return lower_warp;
 	case OP_MBARRIER:
 		return lower_mbarrier;
+	case OP_TEX: case OP_TLD4: case OP_TXQ:
+		return lower_tex;
+	case OP_SULD: case OP_SUST: case OP_SUQ:
+		return lower_surf;
+	case OP_WMMA: case OP_MMA: case OP_LDMATRIX:
+		return lower_matrix;
 	default:
 		return NULL;
+	}
+}
+
+static bool sorts_own_words(unsigned op)
+{
+	switch (op) {
+	case OP_PREFETCH: case OP_PREFETCHU: case OP_CP: case OP_MBARRIER:
+	case OP_VABSDIFF4: case OP_TEX: case OP_TLD4: case OP_TXQ:
+	case OP_SULD: case OP_SUST: case OP_SUQ: case OP_WMMA: case OP_MMA:
+	case OP_LDMATRIX: case OP_VADD2: case OP_VADD4: case OP_VSUB2:
+	case OP_VSUB4: case OP_VAVRG2: case OP_VAVRG4: case OP_VABSDIFF2:
+	case OP_VMIN2: case OP_VMIN4: case OP_VMAX2: case OP_VMAX4:
+	case OP_VSET2: case OP_VSET4:
+		return true;
+	default:
+		return false;
 	}
 }
 
 static bool lower_insn(struct lower_ctx *c, const struct ir_insn *in)
 {
 	c->in = in;
-	/* Unknown words are harmless only on prefetches; cp and mbarrier
-	 * sort their own words. */
-	if (in->has_raw && in->op != OP_PREFETCH && in->op != OP_PREFETCHU &&
-	    in->op != OP_CP && in->op != OP_MBARRIER && in->op != OP_VABSDIFF4)
+	/* Unknown words are harmless only on prefetches; the families
+	 * below sort their own words. */
+	if (in->has_raw && !sorts_own_words(in->op))
 		return lower_unsupported(c, NULL);
 	lower_fn fn = family(in);
 	if (!fn)

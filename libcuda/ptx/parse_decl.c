@@ -159,11 +159,17 @@ void finish_var_layout(struct ir_sym *v, const struct decl_quals *q)
 	v->managed = q->managed;
 	v->ptr = q->ptr;
 	v->align = q->align ? q->align : (esize ? esize : 1);
-	uint64_t n = 1;
+	uint64_t n = esize;
+	bool over = false;
 	for (uint32_t i = 0; i < v->ndims; i++)
-		n *= v->dims[i] ? v->dims[i] : 1;
-	v->size = v->unsized ? 0 : n * esize;
+		over |= __builtin_mul_overflow(n, v->dims[i] ? v->dims[i] : 1,
+					       &n);
+	v->size = v->unsized ? 0 : over ? UINT64_MAX : n;
 }
+
+/* The largest variable: the 4 GiB PTX's 32-bit offsets into a
+ * variable's state space can address. */
+#define VAR_SIZE_MAX (1ull << 32)
 
 /* One declarator: name, dimensions, initialiser. */
 static struct ir_sym *parse_declarator(struct parser *p,
@@ -174,6 +180,9 @@ static struct ir_sym *parse_declarator(struct parser *p,
 	struct ir_sym *v = new_sym(p, &name, SYM_VAR);
 	parse_dims(p, v);
 	finish_var_layout(v, q);
+	if (v->size > VAR_SIZE_MAX)	/* the device could not hold it */
+		perr(p, &name, "'%s' is larger than %llu bytes", v->name,
+		     (unsigned long long)VAR_SIZE_MAX);
 	if (accept(p, '=')) {
 		if (q->space != SPACE_GLOBAL && q->space != SPACE_CONST)
 			perr(p, &name, "only .global and .const variables "

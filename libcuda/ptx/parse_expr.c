@@ -407,7 +407,9 @@ void parse_initializer(struct parser *p, struct ir_sym *var)
 	if ((uint64_t)n * esize > var->size)
 		perr(p, &at, "%zu initialisers for %llu elements", n,
 		     (unsigned long long)(var->size / esize));
-	var->init = palloc(p, var->size ? var->size : 1);
+	/* only what is written: a huge array's missing tail is zero */
+	var->init_size = (uint64_t)n * esize;
+	var->init = palloc(p, var->init_size ? var->init_size : 1);
 	struct vec *relocs = tmp_vec(p);
 	for (size_t i = 0; i < n; i++) {
 		struct init_item *it = &VEC_AT(*st.items, struct init_item, i);

@@ -165,7 +165,7 @@ static int place_one(struct ir_sym *v, ptx_alloc_fn alloc, void *user,
 	}
 	v->location = (uintptr_t)p;
 	if (v->init)
-		memcpy(p, v->init, v->size);
+		memcpy(p, v->init, v->init_size);
 	return PTX_OK;
 }
 

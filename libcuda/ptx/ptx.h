@@ -16,6 +16,8 @@
 struct ptx_program;
 struct ptx_kernel;
 struct ptx_worker;
+struct ptx_heap;
+struct ptx_printf_fifo;
 
 enum ptx_status {
 	PTX_OK = 0,
@@ -117,6 +119,16 @@ struct ptx_launch {
 	 */
 	const struct ptx_mem_range *ranges;
 	size_t range_count;
+
+	/*
+	 * ---- Fields added later (zero keeps the earlier behaviour) ----
+	 * See "Launch extensions" below for what each one means.
+	 */
+	uint32_t flags;			/* PTX_LAUNCH_* */
+	uint32_t envreg[32];		/* %envreg0 .. %envreg31 */
+	struct ptx_heap *heap;		/* device malloc/free, or NULL */
+	struct ptx_printf_fifo *printf_fifo;	/* vprintf, or NULL */
+	uint32_t sm_count;		/* %nsmid; 0 reads as 1 */
 };
 
 enum ptx_fault_kind {
@@ -156,5 +168,210 @@ bool ptx_run_ctas(struct ptx_worker *worker, const struct ptx_launch *launch,
  */
 typedef void (*ptx_print_fn)(void *user, const char *text, size_t len);
 void ptx_set_print_handler(ptx_print_fn fn, void *user);
+
+/* ======================================================================
+ * Launch extensions, device heap, printf FIFO, textures and surfaces.
+ * Added for the executor's runtime inputs; the driver implements the API
+ * side as each block describes.
+ * ====================================================================== */
+
+/* ---- launch flags (ptx_launch.flags) ---- */
+
+/*
+ * A cooperative launch (cuLaunchCooperativeKernel): every CTA of the
+ * grid is resident at once, so that grid-wide barriers can complete.
+ * With this flag, ptx_run_ctas(worker, launch, first, count, fault)
+ * makes all @count CTAs resident on the calling thread and interleaves
+ * them (a warp that spins, sleeps or waits lets the others run), instead
+ * of running them one after the other. The driver must therefore:
+ *  - reject grids larger than (CTAs per SM at the occupancy the device
+ *    reports) x (worker threads), as CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE;
+ *  - give every worker thread its share of the grid in ONE call, and
+ *    make all those calls run at the same time (each worker its own
+ *    range, e.g. ceil(total / workers) CTAs each; no worker may take two
+ *    ranges of the same cooperative grid, and no other launch may hold
+ *    a worker until the cooperative one has all of them);
+ *  - point %envreg1:%envreg2 at the grid workspace (below).
+ * Without the flag, CTAs of a range still run one at a time.
+ */
+#define PTX_LAUNCH_COOPERATIVE 0x1u
+
+/*
+ * The grid workspace of a cooperative launch, in device memory (inside a
+ * range of the launch), as CUDA's cooperative_groups reads it: envreg[1]
+ * holds the HIGH 32 bits of its address and envreg[2] the LOW 32 bits
+ * (cooperative_groups::details::get_grid_workspace()). @barrier must
+ * start at any value every CTA agrees on (zero when allocated) and may
+ * be reused by later cooperative launches one at a time; grid.sync()
+ * flips its top bit once per barrier. Other %envreg values read as the
+ * launch sets them (zero by default).
+ */
+struct ptx_grid_workspace {
+	uint32_t size;		/* sizeof(struct ptx_grid_workspace) */
+	uint32_t barrier;
+};
+
+/* %smid of the CTAs a worker runs (its index in the SM pool); 0 by
+ * default. */
+void ptx_worker_set_smid(struct ptx_worker *worker, uint32_t smid);
+
+/* ---- device heap: malloc and free in kernels ---- */
+
+/*
+ * The heap of a context: allocations persist across launches until the
+ * kernel frees them (or the context goes). The driver allocates @size
+ * bytes of device memory (cudaLimitMallocHeapSize, 8 MiB by default,
+ * fixed once the first kernel using malloc has launched, as in CUDA),
+ * includes it in the ranges of every launch, and points
+ * ptx_launch.heap at the result of ptx_heap_create. Blocks are 16-byte
+ * aligned; malloc returns NULL when the heap is exhausted; free(NULL) is
+ * a no-op; freeing anything else not returned by malloc faults the
+ * launch. The allocator's bookkeeping lives outside [base, base + size),
+ * so kernels that overrun a block cannot corrupt it. Thread-safe.
+ * A launch with heap == NULL gets NULL from every malloc.
+ */
+struct ptx_heap *ptx_heap_create(void *base, size_t size);
+void ptx_heap_destroy(struct ptx_heap *heap);
+/* Bytes currently allocated (for tests and diagnostics). */
+size_t ptx_heap_used(const struct ptx_heap *heap);
+
+/* ---- printf FIFO ---- */
+
+/*
+ * Device printf output of a context, as CUDA buffers it: each vprintf
+ * call appends one record (formatted when the kernel calls printf, so
+ * %s arguments are read at that time), in the order the calls execute;
+ * nothing is printed until the driver flushes. Capacity @size is
+ * cudaLimitPrintfFifoSize; the buffer is circular, as CUDA documents: a
+ * record that does not fit in what is left overwrites the oldest ones
+ * (counted), so a flush prints the newest output that fits.
+ * cuCtxSetLimit must round the size as the driver does: an H100 (driver
+ * 580) reports 524288 from cuCtxGetLimit after being asked for 8192, so
+ * the effective size is max(requested, 512 KiB) (libcuda/limits.c).
+ * The driver creates one per context, points ptx_launch.printf_fifo at
+ * it, and calls ptx_printf_fifo_flush at the points CUDA documents:
+ * cudaDeviceSynchronize/cuCtxSynchronize, cudaStreamSynchronize/
+ * cuStreamSynchronize, cudaEventSynchronize/cuEventSynchronize, blocking
+ * memory copies (cudaMemcpy and cuMemcpy calls without Async), cuModuleLoad and
+ * cuModuleUnload, context destruction (cudaDeviceReset/cuCtxDestroy),
+ * before a stream callback runs, and at the start of each kernel launch
+ * (what is left from earlier launches comes out first). Flushing writes
+ * the records through @fn (NULL: stdout; called with the FIFO's lock
+ * held, so it must not call back into the FIFO) and empties the FIFO;
+ * it is thread-safe against running kernels. With printf_fifo == NULL,
+ * vprintf writes through ptx_set_print_handler at once (the host
+ * harness).
+ */
+struct ptx_printf_fifo *ptx_printf_fifo_create(size_t size);
+void ptx_printf_fifo_destroy(struct ptx_printf_fifo *fifo);
+/* Returns the number of records overwritten since the last flush. */
+size_t ptx_printf_fifo_flush(struct ptx_printf_fifo *fifo, ptx_print_fn fn,
+			     void *user);
+
+/* ---- textures and surfaces ---- */
+
+/* Texel formats: the values of CUarray_format (cuda.h), so that the
+ * driver API can pass them through. */
+enum ptx_tex_format {
+	PTX_FMT_U8 = 0x01,
+	PTX_FMT_U16 = 0x02,
+	PTX_FMT_U32 = 0x03,
+	PTX_FMT_S8 = 0x08,
+	PTX_FMT_S16 = 0x09,
+	PTX_FMT_S32 = 0x0a,
+	PTX_FMT_F16 = 0x10,
+	PTX_FMT_F32 = 0x20,
+};
+
+/* Shape of the resource (what tex.1d/2d/3d/a1d/a2d/cube/acube read). */
+enum ptx_tex_shape {
+	PTX_TEX_1D,		/* width */
+	PTX_TEX_2D,		/* width x height */
+	PTX_TEX_3D,		/* width x height x depth */
+	PTX_TEX_1D_LAYERED,	/* width, @layers layers */
+	PTX_TEX_2D_LAYERED,	/* width x height, @layers layers */
+	PTX_TEX_CUBE,		/* 6 faces of width x width */
+	PTX_TEX_CUBE_LAYERED,	/* @layers cubes: 6 * layers faces */
+};
+
+/* cudaTextureAddressMode / CUaddress_mode values. */
+enum ptx_tex_address {
+	PTX_ADDR_WRAP = 0,
+	PTX_ADDR_CLAMP = 1,
+	PTX_ADDR_MIRROR = 2,
+	PTX_ADDR_BORDER = 3,
+};
+
+/* cudaTextureFilterMode / CUfilter_mode values. */
+enum ptx_tex_filter {
+	PTX_FILTER_POINT = 0,
+	PTX_FILTER_LINEAR = 1,
+};
+
+#define PTX_TEX_MAX_LEVELS 16
+
+/* One mipmap level's texels (level 0 is the texture itself). */
+struct ptx_tex_level {
+	const void *data;	/* texel (0,0,0) of the first layer/face */
+	uint64_t pitch;		/* bytes from one row to the next */
+	uint64_t slice_pitch;	/* bytes from one 2D slice (depth, layer or
+				 * face) to the next; 0 for 1D/2D */
+};
+
+/*
+ * What a texture or surface object reads: the resource (memory, format
+ * and shape) and, for textures, how it is sampled (cudaTextureDesc).
+ *
+ * Memory layout: texels are packed (channels x channel bytes each) along
+ * a row; rows are @pitch bytes apart; 2D slices (the z of a 3D texture,
+ * the layers of a layered one, the faces of a cubemap: +X, -X, +Y, -Y,
+ * +Z, -Z, then the next cube of a layered cubemap) are @slice_pitch
+ * bytes apart. A CUDA array is whatever layout the driver picks for it,
+ * described this way; linear memory (cudaResourceTypeLinear) is a 1D
+ * texture of width = size / texel bytes; pitched memory is 2D.
+ * Mipmapped arrays fill levels[0 .. num_levels); level i is
+ * max(1, width >> i) x max(1, height >> i) x max(1, depth >> i).
+ */
+struct ptx_texture_desc {
+	/* resource */
+	uint32_t format;		/* enum ptx_tex_format */
+	uint32_t channels;		/* 1, 2 or 4 */
+	uint32_t shape;			/* enum ptx_tex_shape */
+	uint32_t width, height, depth;	/* in texels; unused ones 1 */
+	uint32_t layers;		/* layered shapes; else 1 */
+	uint32_t num_levels;		/* 1, or a mipmapped array's levels */
+	struct ptx_tex_level levels[PTX_TEX_MAX_LEVELS];
+	bool linear_memory;		/* cudaResourceTypeLinear: tex1Dfetch */
+	/* sampling (textures only; surfaces ignore it) */
+	uint8_t address_mode[3];	/* enum ptx_tex_address, x, y, z */
+	uint8_t filter_mode;		/* enum ptx_tex_filter */
+	uint8_t mipmap_filter_mode;	/* enum ptx_tex_filter */
+	bool read_normalized_float;	/* cudaReadModeNormalizedFloat */
+	bool normalized_coords;
+	bool srgb;
+	bool disable_trilinear_optimization;
+	float border_color[4];
+	float mipmap_level_bias;
+	float min_mipmap_level_clamp, max_mipmap_level_clamp;
+	uint32_t max_anisotropy;
+};
+
+/*
+ * Texture and surface objects. A handle is the 64-bit value a kernel
+ * receives as a cudaTextureObject_t / cudaSurfaceObject_t parameter;
+ * the executor keeps the descriptor (copied) in a process-wide table, so
+ * any value a kernel passes is checked: an unknown, destroyed or
+ * wrong-kind handle faults the launch instead of being dereferenced.
+ * Handles are never 0. The texel memory must stay valid while the object
+ * exists (the driver destroys objects before freeing their arrays, or
+ * reports the array busy). Thread-safe. Create returns 0 on a bad
+ * descriptor or when out of memory.
+ */
+uint64_t ptx_texture_create(const struct ptx_texture_desc *desc);
+uint64_t ptx_surface_create(const struct ptx_texture_desc *desc);
+/* Destroys either kind; false if @handle is not a live object. */
+bool ptx_texobj_destroy(uint64_t handle);
+/* The descriptor of a live object (cuTexObjectGetResourceDesc, ...). */
+bool ptx_texobj_get(uint64_t handle, struct ptx_texture_desc *desc);
 
 #endif

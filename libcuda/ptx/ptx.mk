@@ -19,14 +19,14 @@ PTX_FENV_CFLAGS := -frounding-math -fno-fast-math
 PTX_VEC_CFLAGS := -fvect-cost-model=dynamic
 
 $(B)/libcuda/ptx/%.o: $(PTX_DIR)/%.c $(wildcard $(PTX_DIR)/*.h) | $(B)/libcuda/ptx/
-	$(CC) $(USER_CFLAGS) $(PTX_FENV_CFLAGS) $(PTX_VEC_CFLAGS) -c $< -o $@
+	$(call quiet,CC,$@)$(CC) $(USER_CFLAGS) $(PTX_FENV_CFLAGS) $(PTX_VEC_CFLAGS) -c $< -o $@
 
 $(B)/libcuda/ptx/:
 	@mkdir -p $@
 
 $(PTX_LIB): $(PTX_OBJS)
 	@rm -f $@
-	ar rcs $@ $^
+	$(call quiet,AR,$@)ar rcs $@ $^
 
 .PHONY: ptx
 ptx: $(PTX_LIB)

@@ -16,19 +16,37 @@ struct ptx_worker *ptx_worker_create(void)
 	return calloc(1, sizeof(struct ptx_worker));
 }
 
+static void free_slot(struct cta_slot *s)
+{
+	for (uint32_t i = 0; i < s->warp_cap; i++) {
+		free(s->warps[i].stack);
+		free(s->warps[i].regs);
+	}
+	free(s->warps);
+	free(s->shared);
+	free(s->local);
+	free(s->sregs);
+}
+
 void ptx_worker_destroy(struct ptx_worker *wk)
 {
 	if (!wk)
 		return;
-	for (uint32_t i = 0; i < wk->warp_cap; i++) {
-		free(wk->warps[i].stack);
-		free(wk->warps[i].regs);
-	}
-	free(wk->warps);
-	free(wk->shared);
-	free(wk->local);
-	free(wk->sregs);
+	for (uint32_t i = 0; i < wk->nslots; i++)
+		free_slot(&wk->slots[i]);
+	free(wk->slots);
 	free(wk);
+}
+
+void ptx_worker_set_smid(struct ptx_worker *wk, uint32_t smid)
+{
+	if (wk)
+		wk->smid = smid;
+}
+
+void ptx_worker_count(struct ptx_worker *wk, uint64_t *counter)
+{
+	wk->lane_insns = counter;
 }
 
 /* ---- faults ---- */
@@ -148,16 +166,16 @@ static bool grow(void **p, uint64_t *cap, uint64_t need)
 	return true;
 }
 
-static bool reserve_warps(struct ptx_worker *wk, uint32_t n)
+static bool reserve_warps(struct cta_slot *sl, uint32_t n)
 {
-	if (n <= wk->warp_cap)
+	if (n <= sl->warp_cap)
 		return true;
-	struct warp *w = realloc(wk->warps, n * sizeof(*w));
+	struct warp *w = realloc(sl->warps, n * sizeof(*w));
 	if (!w)
 		return false;
-	memset(w + wk->warp_cap, 0, (n - wk->warp_cap) * sizeof(*w));
-	wk->warps = w;
-	wk->warp_cap = n;
+	memset(w + sl->warp_cap, 0, (n - sl->warp_cap) * sizeof(*w));
+	sl->warps = w;
+	sl->warp_cap = n;
 	return true;
 }
 
@@ -178,18 +196,18 @@ bool warp_grow_regs(struct warp *w, uint64_t need)
 	return true;
 }
 
-static bool reserve(struct ptx_worker *wk, const struct cta *cta,
+static bool reserve(struct cta_slot *sl, const struct cta *cta,
 		    uint32_t nslots)
 {
 	const struct ptx_kernel *k = cta->kernel;
 	uint64_t sregs = (uint64_t)nslots * LANE_BYTES * cta->nwarps;
-	if (!reserve_warps(wk, cta->nwarps) ||
-	    !grow((void **)&wk->shared, &wk->shared_cap, cta->shared_size) ||
-	    !grow((void **)&wk->local, &wk->local_cap, cta->local_size) ||
-	    !grow((void **)&wk->sregs, &wk->sregs_cap, sregs))
+	if (!reserve_warps(sl, cta->nwarps) ||
+	    !grow((void **)&sl->shared, &sl->shared_cap, cta->shared_size) ||
+	    !grow((void **)&sl->local, &sl->local_cap, cta->local_size) ||
+	    !grow((void **)&sl->sregs, &sl->sregs_cap, sregs))
 		return false;
 	for (uint32_t i = 0; i < cta->nwarps; i++) {
-		struct warp *w = &wk->warps[i];
+		struct warp *w = &sl->warps[i];
 		w->frame = 0;
 		if (!warp_grow_regs(w, k->regs_stride))
 			return false;
@@ -270,6 +288,25 @@ static void run_warp(struct warp *w)
 		;
 }
 
+/* The same loop, counting the lanes of each instruction it executes. */
+static void run_warp_counted(struct warp *w, uint64_t *count)
+{
+	const struct xinsn *ip = w->ip;
+	uint64_t n = (uint64_t)__builtin_popcount(w->active);
+	while ((ip = ip->fn(w, ip)))
+		n += (uint64_t)__builtin_popcount(w->active);
+	*count += n;
+}
+
+static void run_one(struct warp *w)
+{
+	uint64_t *count = w->cta->worker->lane_insns;
+	if (count)
+		run_warp_counted(w, count);
+	else
+		run_warp(w);
+}
+
 static bool run_cta(struct cta *cta)
 {
 	for (;;) {
@@ -278,7 +315,7 @@ static bool run_cta(struct cta *cta)
 			struct warp *w = &cta->warps[i];
 			if (w->state != WARP_RUNNABLE)
 				continue;
-			run_warp(w);
+			run_one(w);
 			ran = true;
 			if (cta->faulted)
 				return false;
@@ -313,13 +350,38 @@ static void start_cta(struct cta *cta, uint64_t linear)
 		init_warp(cta, &cta->warps[i], i);
 }
 
-bool ptx_run_ctas(struct ptx_worker *wk, const struct ptx_launch *launch,
-		  uint64_t first, uint64_t count, struct ptx_fault *fault)
+static bool reserve_slots(struct ptx_worker *wk, uint64_t n)
 {
-	if (!check_launch(launch, fault))
+	if (n <= wk->nslots)
+		return true;
+	if (n > UINT32_MAX / sizeof(struct cta_slot))
 		return false;
+	struct cta_slot *s = realloc(wk->slots, n * sizeof(*s));
+	if (!s)
+		return false;
+	memset(s + wk->nslots, 0, (n - wk->nslots) * sizeof(*s));
+	wk->slots = s;
+	wk->nslots = (uint32_t)n;
+	return true;
+}
+
+static bool setup_fault(struct ptx_fault *fault, const char *what,
+			uint64_t n)
+{
+	memset(fault, 0, sizeof(*fault));
+	fault->kind = PTX_FAULT_ILLEGAL_INSTRUCTION;
+	snprintf(fault->message, sizeof(fault->message),
+		 "out of memory for %llu %s", (unsigned long long)n, what);
+	return false;
+}
+
+/* Gives slot @sl the memory of one CTA of @launch. */
+static bool prepare_slot(struct ptx_worker *wk, struct cta_slot *sl,
+			 const struct ptx_launch *launch,
+			 struct ptx_fault *fault)
+{
 	const struct ptx_kernel *k = launch->kernel;
-	struct cta *cta = &wk->cta;
+	struct cta *cta = &sl->cta;
 	memset(cta, 0, sizeof(*cta));
 	cta->launch = launch;
 	cta->kernel = k;
@@ -331,22 +393,84 @@ bool ptx_run_ctas(struct ptx_worker *wk, const struct ptx_launch *launch,
 				   k->dyn_shared_offset +
 					   (uint64_t)launch->dynamic_shared_size :
 				   k->info.static_shared_size;
-	cta->local_size = (uint64_t)cta->nwarps * WARP_SIZE * k->local_stride;
-	if (!reserve(wk, cta, k->prog->nsreg_slots)) {
-		memset(fault, 0, sizeof(*fault));
-		fault->kind = PTX_FAULT_ILLEGAL_INSTRUCTION;
-		snprintf(fault->message, sizeof(fault->message),
-			 "out of memory for %u warps", cta->nwarps);
-		return false;
+	if (k->reserved_smem) {
+		cta->reserved_smem = ALIGN_UP(cta->shared_size, 16);
+		cta->shared_size = cta->reserved_smem + RESERVED_SMEM;
 	}
-	cta->warps = wk->warps;
-	cta->shared = wk->shared;
-	cta->local = wk->local;
+	cta->local_size = (uint64_t)cta->nwarps * WARP_SIZE * k->local_stride;
+	if (!reserve(sl, cta, k->prog->nsreg_slots))
+		return setup_fault(fault, "warps", cta->nwarps);
+	cta->warps = sl->warps;
+	cta->shared = sl->shared;
+	cta->local = sl->local;
 	for (uint32_t i = 0; i < cta->nwarps; i++)
-		wk->warps[i].sregs = wk->sregs + (uint64_t)i *
-							 k->prog->nsreg_slots *
-							 LANE_BYTES;
+		sl->warps[i].sregs = sl->sregs + (uint64_t)i *
+						 k->prog->nsreg_slots *
+						 LANE_BYTES;
+	return true;
+}
+
+/* One round of a resident CTA: its runnable warps run until they stop.
+ * False when it faulted or its barriers can never complete. */
+static bool cta_round(struct cta *cta, bool *done)
+{
+	bool ran = false;
+	for (uint32_t i = 0; i < cta->nwarps; i++) {
+		struct warp *w = &cta->warps[i];
+		if (w->state != WARP_RUNNABLE)
+			continue;
+		run_one(w);
+		ran = true;
+		if (cta->faulted)
+			return false;
+	}
+	*done = !cta->live_warps;
+	if (*done || ran)
+		return true;
+	return run_cta(cta);	/* reports the barrier that never completes */
+}
+
+/* Cooperative launches: all CTAs of the range resident, interleaved. */
+static bool run_resident(struct ptx_worker *wk, uint64_t first,
+			 uint64_t count)
+{
+	uint64_t live = count;
+	for (uint64_t i = 0; i < count; i++)
+		start_cta(&wk->slots[i].cta, first + i);
+	bool *done = calloc(count, sizeof(bool));
+	if (!done)
+		return setup_fault(wk->slots[0].cta.fault, "CTAs", count);
+	bool ok = true;
+	while (live && ok) {
+		for (uint64_t i = 0; i < count && ok; i++) {
+			if (done[i])
+				continue;
+			ok = cta_round(&wk->slots[i].cta, &done[i]);
+			live -= done[i];
+		}
+	}
+	free(done);
+	return ok;
+}
+
+bool ptx_run_ctas(struct ptx_worker *wk, const struct ptx_launch *launch,
+		  uint64_t first, uint64_t count, struct ptx_fault *fault)
+{
+	if (!check_launch(launch, fault))
+		return false;
+	bool coop = launch->flags & PTX_LAUNCH_COOPERATIVE;
+	uint64_t resident = coop ? count : 1;
 	memset(fault, 0, sizeof(*fault));
+	if (!count)
+		return true;
+	if (!reserve_slots(wk, resident))
+		return setup_fault(fault, "resident CTAs", resident);
+	for (uint64_t i = 0; i < resident; i++)
+		if (!prepare_slot(wk, &wk->slots[i], launch, fault))
+			return false;
+	if (coop)
+		return run_resident(wk, first, count);
+	struct cta *cta = &wk->slots[0].cta;
 	for (uint64_t i = first; i < first + count; i++) {
 		start_cta(cta, i);
 		if (!run_cta(cta))

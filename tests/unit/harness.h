@@ -45,7 +45,24 @@ struct launch_cfg {
 	uint32_t shared;	/* dynamic shared bytes */
 	unsigned threads;	/* worker threads; 0 or 1: this one */
 	bool unchecked;		/* no ranges (default: test_alloc ranges) */
+	uint32_t flags;		/* PTX_LAUNCH_* */
+	/*
+	 * Cooperative launches: each worker thread gets one range of
+	 * ceil(CTAs / threads) CTAs, all resident at once; the harness
+	 * provides the grid workspace (%envreg1:%envreg2).
+	 */
+	struct ptx_heap *heap;	/* from test_heap(); NULL: none */
+	struct ptx_printf_fifo *printf_fifo;	/* from test_printf_fifo() */
 };
+
+/* A device heap of @size bytes over test memory (freed at exit). */
+struct ptx_heap *test_heap(size_t size);
+/* A printf FIFO of @size bytes (freed by the caller). */
+struct ptx_printf_fifo *test_printf_fifo(size_t size);
+
+/* Texture and surface objects over test memory, recorded for replay. */
+uint64_t test_texture(const struct ptx_texture_desc *d);
+uint64_t test_surface(const struct ptx_texture_desc *d);
 
 /*
  * Runs @kernel with arguments @args (pointers to each value, as
@@ -67,5 +84,26 @@ bool run_ok(struct ptx_program *p, const char *kernel,
  */
 bool expect_bytes(const char *name, const void *got, const void *ref,
 		  size_t bytes, unsigned elem);
+
+/*
+ * expect_bytes() for results that are not all defined: bytes where
+ * @care is zero are not compared (with the file, or @ref).
+ */
+bool expect_bytes_mask(const char *name, const void *got, const void *ref,
+		       const uint8_t *care, size_t bytes, unsigned elem);
+
+/*
+ * Compares @got with the expected text: tests/ptx/expected/@name.txt
+ * when it exists, else @ref; records it as what the last launch printed.
+ */
+bool expect_text(const char *name, const char *got, const char *ref);
+
+/* Records @got as ground truth to collect (no comparison here). */
+void expect_record(const char *name, const void *got, size_t bytes);
+
+/* Whether tests/ptx/expected/ has @name.@ext. */
+bool expected_exists(const char *name, const char *ext);
+/* The expected data of @name from tests/ptx/expected/, or NULL. */
+uint8_t *expected_file(const char *name, const char *ext, size_t *len);
 
 #endif

@@ -165,16 +165,21 @@ static const struct bad_case bad_cases[] = {
 	  HEAD KERNEL_OPEN "\t.reg .f32 %f;\n\tadd.rn.rz.f32 %f, %f, %f;\n}\n",
 	  PTX_ERR_SYNTAX, "bad.ptx:9:2: two rounding modifiers" },
 	{ "unsupported instruction",
-	  HEAD KERNEL_OPEN "\t.reg .f32 %f<8>;\n\t.reg .b64 %t;\n"
-	  "\ttex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%t, {%f5, %f6}];\n"
+	  HEAD ".global .texref tr;\n" KERNEL_OPEN "\t.reg .f32 %f<8>;\n"
+	  "\ttex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [tr, {%f5, %f6}];\n"
 	  "\tret;\n}\n",
 	  PTX_ERR_UNSUPPORTED,
 	  "bad.ptx:10:2: unsupported instruction "
-	  "'tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%t, {%f5, %f6}];'" },
+	  "'tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [tr, {%f5, %f6}];' "
+	  "(texture references (only texture objects are supported))" },
 	{ "unsupported modifier",
-	  HEAD KERNEL_OPEN "\taddc.cc.u32 %r1, %r1, 1;\n\tret;\n}\n",
+	  HEAD KERNEL_OPEN "\tmul.lo.cc.u32 %r1, %r1, 1;\n\tret;\n}\n",
 	  PTX_ERR_UNSUPPORTED,
-	  "bad.ptx:8:2: unsupported instruction 'addc.cc.u32 %r1, %r1, 1;'" },
+	  "bad.ptx:8:2: unsupported instruction 'mul.lo.cc.u32 %r1, %r1, 1;'" },
+	{ "unsupported instruction family",
+	  HEAD KERNEL_OPEN "\twgmma.fence.sync.aligned;\n\tret;\n}\n",
+	  PTX_ERR_UNSUPPORTED,
+	  "bad.ptx:8:2: unsupported instruction 'wgmma.fence.sync.aligned;'" },
 };
 
 static bool test_bad(const struct bad_case *c)

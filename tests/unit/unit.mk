@@ -10,33 +10,39 @@ include $(TOP)/tests/ptx/corpus.mk
 
 UNIT_DIR := $(TOP)/tests/unit
 UNIT_OUT := $(B)/tests/unit
-UNIT_NAMES := test_fatbin test_parse test_link test_exec
-HOST_TESTS := $(addprefix $(UNIT_OUT)/,$(UNIT_NAMES))
-UNIT_COMMON := $(UNIT_OUT)/tap.o $(UNIT_OUT)/harness.o $(UNIT_OUT)/ref_ops.o
+UNIT_NAMES := test_fatbin test_parse test_link test_exec test_census_ops \
+	test_tex test_mma test_runtime test_census
+UNIT_TESTS := $(addprefix $(UNIT_OUT)/,$(UNIT_NAMES))
+HOST_TESTS := $(UNIT_TESTS)
+UNIT_COMMON := $(UNIT_OUT)/tap.o $(UNIT_OUT)/harness.o $(UNIT_OUT)/ref_ops.o \
+	$(UNIT_OUT)/record.o
 UNIT_CFLAGS := $(USER_CFLAGS) -frounding-math -I$(PTX_DIR) \
 	-DCORPUS_DIR='"$(CORPUS_OUT)"' \
-	-DEXPECTED_DIR='"$(CORPUS_SRC)/expected"'
+	-DEXPECTED_DIR='"$(CORPUS_SRC)/expected"' \
+	-DCENSUS_DIR='"$(CORPUS_SRC)/census"'
 
 $(UNIT_OUT)/:
 	@mkdir -p $@
 
 $(UNIT_OUT)/%.o: $(UNIT_DIR)/%.c $(wildcard $(UNIT_DIR)/*.h) \
 		$(wildcard $(PTX_DIR)/*.h) | $(UNIT_OUT)/
-	$(CC) $(UNIT_CFLAGS) -c $< -o $@
+	$(call quiet,CC,$@)$(CC) $(UNIT_CFLAGS) -c $< -o $@
 
 # The corpus is an order-only prerequisite: tests read it when they run.
 $(UNIT_OUT)/test_%: $(UNIT_OUT)/test_%.o $(UNIT_COMMON) $(PTX_LIB) | \
 		$(CORPUS_ALL)
-	$(CC) $(USER_LDFLAGS) -o $@ $< $(UNIT_COMMON) $(PTX_LIB) \
+	$(call quiet,LD,$@)$(CC) $(USER_LDFLAGS) -o $@ $< $(UNIT_COMMON) $(PTX_LIB) \
 		$(PTX_LIBS) -lpthread
 
-.SECONDARY: $(UNIT_COMMON) $(addsuffix .o,$(HOST_TESTS))
+.SECONDARY: $(UNIT_COMMON) $(addsuffix .o,$(UNIT_TESTS))
 
 .PHONY: unit-tests run-unit-tests
-unit-tests: $(HOST_TESTS)
+unit-tests: $(UNIT_TESTS)
 
-run-unit-tests: $(HOST_TESTS)
-	@fail=0; for t in $(HOST_TESTS); do \
+run-unit-tests: $(UNIT_TESTS)
+	@fail=0; for t in $(UNIT_TESTS); do \
 		echo "== $$t"; $$t || fail=1; done; exit $$fail
 
-ALL_TARGETS += $(HOST_TESTS)
+ALL_TARGETS += $(UNIT_TESTS)
+include $(TOP)/tests/ptx/gpu/gpu.mk
+include $(TOP)/tests/fuzz/fuzz.mk

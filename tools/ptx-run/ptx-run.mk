@@ -9,13 +9,13 @@ PTX_RUN_OBJS := $(patsubst $(PTX_RUN_DIR)/%.c,$(B)/tools/ptx-run/%.o,\
 
 $(B)/tools/ptx-run/%.o: $(PTX_RUN_DIR)/%.c $(PTX_RUN_DIR)/ptx-run.h \
 		$(wildcard $(PTX_DIR)/*.h) | $(B)/tools/ptx-run/
-	$(CC) $(USER_CFLAGS) -I$(PTX_DIR) -c $< -o $@
+	$(call quiet,CC,$@)$(CC) $(USER_CFLAGS) -I$(PTX_DIR) -c $< -o $@
 
 $(B)/tools/ptx-run/ $(B)/bin/:
 	@mkdir -p $@
 
 $(PTX_RUN): $(PTX_RUN_OBJS) $(PTX_LIB) | $(B)/bin/
-	$(CC) $(USER_LDFLAGS) -o $@ $(PTX_RUN_OBJS) $(PTX_LIB) $(PTX_LIBS) \
+	$(call quiet,LD,$@)$(CC) $(USER_LDFLAGS) -o $@ $(PTX_RUN_OBJS) $(PTX_LIB) $(PTX_LIBS) \
 		-lpthread
 
 .PHONY: ptx-run

@@ -1,0 +1,39 @@
+# SPDX-License-Identifier: MIT
+# The interpreter's benchmark (tools/bench/): lane-instructions per second
+# and time per kernel on one core, against the same algorithms in C
+# compiled with -O3, in one run. Part of make bench; results, as numbers,
+# in build/bench/interp.tsv.
+#
+#   make bench-interp
+
+IBENCH_DIR := $(TOP)/tools/bench
+IBENCH_OUT := $(B)/bench/interp
+IBENCH := $(IBENCH_OUT)/interp-bench
+IBENCH_PTX := $(IBENCH_OUT)/kernels.sm75.ptx
+
+$(IBENCH_OUT)/:
+	@mkdir -p $@
+
+# -fmad=false: the kernels' float arithmetic as written, like the C's.
+$(IBENCH_PTX): $(IBENCH_DIR)/kernels.cu | $(IBENCH_OUT)/
+	$(call quiet,NVCC,$@)$(NVCC) -O3 -fmad=false -ptx -arch=compute_75 $< -o $@
+
+$(IBENCH_OUT)/baseline.o: $(IBENCH_DIR)/baseline.c $(IBENCH_DIR)/baseline.h \
+		| $(IBENCH_OUT)/
+	$(call quiet,CC,$@)$(CC) $(USER_CFLAGS) -O3 -c $< -o $@
+
+$(IBENCH_OUT)/interp_bench.o: $(IBENCH_DIR)/interp_bench.c \
+		$(IBENCH_DIR)/baseline.h $(wildcard $(PTX_DIR)/*.h) | \
+		$(IBENCH_OUT)/
+	$(call quiet,LD,$@)$(CC) $(USER_CFLAGS) -std=gnu11 -I$(PTX_DIR) \
+		-DBENCH_PTX='"$(IBENCH_PTX)"' -c $< -o $@
+
+$(IBENCH): $(IBENCH_OUT)/interp_bench.o $(IBENCH_OUT)/baseline.o $(PTX_LIB) \
+		| $(IBENCH_PTX)
+	$(call quiet,LD,$@)$(CC) $(USER_LDFLAGS) -o $@ $^ $(PTX_LIBS) -lpthread
+
+.PHONY: bench-interp
+bench-interp: $(IBENCH) $(IBENCH_PTX)
+	$(IBENCH) $(B)/bench/interp.tsv
+
+ALL_TARGETS += $(IBENCH) $(IBENCH_PTX)
