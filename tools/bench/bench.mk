@@ -34,6 +34,6 @@ $(IBENCH): $(IBENCH_OUT)/interp_bench.o $(IBENCH_OUT)/baseline.o $(PTX_LIB) \
 
 .PHONY: bench-interp
 bench-interp: $(IBENCH) $(IBENCH_PTX)
-	$(IBENCH) $(B)/bench/interp.tsv
+	@$(IBENCH) $(B)/bench/interp.tsv
 
 ALL_TARGETS += $(IBENCH) $(IBENCH_PTX)
