@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "alloc_table.h"
+#include "binding.h"
 #include "context.h"
 
 static pthread_rwlock_t table_lock = PTHREAD_RWLOCK_INITIALIZER;
@@ -115,18 +116,75 @@ bool alloc_table_take_any(struct CUctx_st *ctx, struct vc_alloc *out)
 	return found;
 }
 
+void alloc_table_each(struct CUctx_st *ctx,
+		      void (*fn)(const struct vc_alloc *alloc, void *arg),
+		      void *arg)
+{
+	struct vc_alloc *copy;
+	size_t n = 0;
+
+	pthread_rwlock_rdlock(&table_lock);
+	copy = malloc((table_len + 1) * sizeof(*copy));
+	for (size_t i = 0; copy && i < table_len; i++)
+		if (table[i].ctx == ctx)
+			copy[n++] = table[i];
+	pthread_rwlock_unlock(&table_lock);
+	for (size_t i = 0; i < n; i++)
+		fn(&copy[i], arg);
+	free(copy);
+}
+
+size_t alloc_table_overlapping(uint64_t start, uint64_t end,
+			       struct vc_alloc *out, size_t max)
+{
+	size_t n = 0, at;
+
+	pthread_rwlock_rdlock(&table_lock);
+	at = upper_bound(start);
+	if (at > 0 && table[at - 1].va + table[at - 1].size > start)
+		at--;
+	for (; at < table_len && table[at].va < end; at++) {
+		if (table[at].va + table[at].size <= start)
+			continue;
+		if (n < max)
+			out[n] = table[at];
+		n++;
+	}
+	pthread_rwlock_unlock(&table_lock);
+	return n;
+}
+
+bool alloc_visible_in(const struct vc_alloc *alloc, struct CUctx_st *ctx,
+		      uint64_t addr, uint64_t size)
+{
+	return alloc->ctx == ctx || ctx_foreign_covers(ctx, addr, size);
+}
+
+static int by_start(const void *a, const void *b)
+{
+	const struct ptx_mem_range *x = a, *y = b;
+
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/*
+ * The context's own allocations and what is bound there from others,
+ * sorted by address as the executor's lookups need.
+ */
 static struct range_snapshot *build_snapshot(struct CUctx_st *ctx)
 {
+	size_t nforeign = ctx_foreign_count_locked(ctx);
 	struct range_snapshot *snap;
-	size_t n = 0;
+	size_t n = nforeign;
 
 	for (size_t i = 0; i < table_len; i++)
 		n += table[i].ctx == ctx;
-	snap = malloc(sizeof(*snap) + n * sizeof(snap->ranges[0]));
+	snap = malloc(sizeof(*snap) + (n + 1) * sizeof(snap->ranges[0]));
 	if (!snap)
 		return NULL;
 	atomic_init(&snap->refs, 1);	/* the context's own reference */
-	snap->count = 0;
+	ctx_foreign_ranges_locked(ctx, snap->ranges);
+	snap->count = nforeign;
 	for (size_t i = 0; i < table_len; i++) {
 		if (table[i].ctx != ctx)
 			continue;
@@ -137,6 +195,9 @@ static struct range_snapshot *build_snapshot(struct CUctx_st *ctx)
 			.writable = true,
 		};
 	}
+	if (nforeign)
+		qsort(snap->ranges, snap->count, sizeof(snap->ranges[0]),
+		      by_start);
 	return snap;
 }
 
@@ -146,7 +207,8 @@ struct range_snapshot *alloc_table_snapshot(struct CUctx_st *ctx)
 
 	pthread_mutex_lock(&ctx->lock);
 	pthread_rwlock_rdlock(&table_lock);
-	if (!ctx->ranges || ctx->ranges_generation != table_generation) {
+	if (!ctx->ranges || ctx->ranges_generation != table_generation ||
+	    ctx->ranges_foreign_generation != ctx->foreign_generation) {
 		struct range_snapshot *fresh = build_snapshot(ctx);
 
 		if (fresh) {
@@ -154,6 +216,7 @@ struct range_snapshot *alloc_table_snapshot(struct CUctx_st *ctx)
 				range_snapshot_put(ctx->ranges);
 			ctx->ranges = fresh;
 			ctx->ranges_generation = table_generation;
+			ctx->ranges_foreign_generation = ctx->foreign_generation;
 		}
 	}
 	pthread_rwlock_unlock(&table_lock);

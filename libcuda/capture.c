@@ -124,6 +124,26 @@ CUresult capture_host(struct CUstream_st *s, CUhostFn fn, void *data)
 	return added(s, res, node);
 }
 
+CUresult capture_mem_alloc(struct CUstream_st *s, struct graph_mem *m)
+{
+	struct CUgraphNode_st *node = NULL;
+	CUresult res = add_node(s, CU_GRAPH_NODE_TYPE_MEM_ALLOC, &node);
+
+	if (res == CUDA_SUCCESS)
+		node->u.mem = m;
+	return added(s, res, node);
+}
+
+CUresult capture_mem_free(struct CUstream_st *s, CUdeviceptr va)
+{
+	struct CUgraphNode_st *node = NULL;
+	CUresult res = add_node(s, CU_GRAPH_NODE_TYPE_MEM_FREE, &node);
+
+	if (res == CUDA_SUCCESS)
+		node->u.mem_free = va;
+	return added(s, res, node);
+}
+
 static struct capture *find_capture(uint64_t id)
 {
 	struct capture *c;

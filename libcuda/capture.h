@@ -25,6 +25,10 @@ CUresult capture_memcpy(struct CUstream_st *stream, const CUDA_MEMCPY3D *p);
 CUresult capture_memset(struct CUstream_st *stream,
 			const CUDA_MEMSET_NODE_PARAMS *p);
 CUresult capture_host(struct CUstream_st *stream, CUhostFn fn, void *data);
+/* A graph allocation node owning @m (a reference), and a free node. */
+struct graph_mem;
+CUresult capture_mem_alloc(struct CUstream_st *stream, struct graph_mem *m);
+CUresult capture_mem_free(struct CUstream_st *stream, CUdeviceptr va);
 /* Records @e in a capturing @stream: waiters join after its nodes. */
 CUresult capture_event_record(struct CUstream_st *stream, CUevent e);
 /* Whether @e was last recorded in a capture that is still going on. */

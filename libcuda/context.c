@@ -9,12 +9,17 @@
 #include <string.h>
 
 #include "api.h"
+#include "binding.h"
 #include "callback.h"
 #include "compute.h"
 #include "context.h"
+#include "devmap.h"
+#include "ipc.h"
 #include "kmd.h"
 #include "memory.h"
+#include "mempool.h"
 #include "module.h"
+#include "peer.h"
 #include "ptx/ptx.h"
 #include "slots.h"
 #include "stream.h"
@@ -67,6 +72,35 @@ static int is_live(struct CUctx_st *ctx)
 	return found;
 }
 
+bool ctx_is_live(struct CUctx_st *ctx)
+{
+	return is_live(ctx);
+}
+
+void ctx_for_each_live(void (*fn)(struct CUctx_st *ctx, void *arg), void *arg)
+{
+	pthread_mutex_lock(&live_lock);
+	for (struct live_ctx *n = live; n; n = n->next)
+		fn(n->ctx, arg);
+	pthread_mutex_unlock(&live_lock);
+}
+
+/*
+ * The context becomes live with the reservations and device mappings it
+ * should have, atomically with respect to their changes (devmap.c).
+ */
+static CUresult go_live(struct live_ctx *node, struct CUctx_st *ctx)
+{
+	CUresult res;
+
+	devmap_lock();
+	res = devmap_attach_locked(ctx);
+	if (res == CUDA_SUCCESS)
+		live_add(node, ctx);
+	devmap_unlock();
+	return res;
+}
+
 CUresult ctx_create(struct vc_device *dev, unsigned int flags, int primary,
 		    struct CUctx_st **out)
 {
@@ -98,11 +132,15 @@ CUresult ctx_create(struct vc_device *dev, unsigned int flags, int primary,
 	res = compute_start(ctx);
 	if (res != CUDA_SUCCESS)
 		goto fail_compute;
-	live_add(node, ctx);
+	res = go_live(node, ctx);
+	if (res != CUDA_SUCCESS)
+		goto fail_compute;
 	*out = ctx;
 	return CUDA_SUCCESS;
 
 fail_compute:
+	ctx_unbind_source(ctx, NULL);
+	free(ctx->foreign);
 	stream_destroy(ctx->null_stream);
 	kmd_ctx_destroy(dev->fd, ctx->ctx_id);
 	compute_stop(ctx);
@@ -119,15 +157,22 @@ void ctx_destroy(struct CUctx_st *ctx)
 {
 	struct vc_alloc alloc;
 
+	devmap_lock();
 	live_remove(ctx);
+	devmap_unlock();
 	ctx_synchronize(ctx);
 	callbacks_wait_all(ctx);
 	ctx_flush_printf(ctx);
 	modules_unload_all(ctx);
 	while (ctx->streams)
 		stream_destroy(ctx->streams);
+	peer_ctx_destroyed(ctx);
+	ipc_ctx_destroyed(ctx);
 	while (alloc_table_take_any(ctx, &alloc))
 		mem_release(&alloc);
+	/* Memory of others goes with the address space; the handles too. */
+	ctx_unbind_source(ctx, NULL);
+	free(ctx->foreign);
 	/* Wakes the dispatchers out of their wait with -ENOENT. */
 	kmd_ctx_destroy(ctx->dev->fd, ctx->ctx_id);
 	compute_stop(ctx);
@@ -332,6 +377,8 @@ CUDA_EXPORT CUresult cuCtxSynchronize(void)
 		return CUDA_ERROR_INVALID_CONTEXT;
 	res = ctx_synchronize(ctx);
 	ctx_flush_printf(ctx);
+	/* Pools give memory back at synchronizations (their threshold). */
+	mempool_release_idle();
 	return res;
 }
 

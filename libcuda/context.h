@@ -8,6 +8,7 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include <cuda.h>
@@ -19,6 +20,7 @@ struct range_snapshot;
 struct slot_page;
 struct ptx_printf_fifo;
 struct ptx_heap;
+struct foreign_binding;
 
 #define CTX_DISPATCHERS 2
 /* Size of CUlimit's range (CU_LIMIT_MAX). */
@@ -42,6 +44,18 @@ struct CUctx_st {
 	/* The allocations a kernel of this context may touch. */
 	struct range_snapshot *ranges;
 	uint64_t ranges_generation;
+	uint64_t ranges_foreign_generation;
+
+	/* Memory of others bound here (binding.c), under @lock. */
+	struct foreign_binding *foreign;
+	size_t nforeign, foreign_cap;
+	uint64_t foreign_generation;
+
+	/* Peer access (peer.c), under peer.c's lock. */
+	struct CUctx_st **peers;	/* contexts whose memory we may use */
+	size_t npeers;
+	struct CUctx_st **peer_users;	/* contexts that may use ours */
+	size_t npeer_users;
 
 	/* Loaded modules, unloaded with the context. */
 	struct CUmod_st *modules;
@@ -71,6 +85,11 @@ struct CUctx_st {
 CUresult ctx_create(struct vc_device *dev, unsigned int flags, int primary,
 		    struct CUctx_st **out);
 void ctx_destroy(struct CUctx_st *ctx);
+
+/* Whether @ctx is a context that exists (not destroyed). */
+bool ctx_is_live(struct CUctx_st *ctx);
+/* Calls @fn for every live context, with the list locked (devmap.c). */
+void ctx_for_each_live(void (*fn)(struct CUctx_st *ctx, void *arg), void *arg);
 
 /* The calling thread's current context, or NULL. */
 struct CUctx_st *ctx_current(void);

@@ -156,18 +156,3 @@ CUDA_EXPORT CUresult cuDeviceGetAttribute(int *value, CUdevice_attribute attr,
 	return device_attribute(vd, attr, value) ? CUDA_SUCCESS
 						 : CUDA_ERROR_INVALID_VALUE;
 }
-
-CUDA_EXPORT CUresult cuDeviceCanAccessPeer(int *can, CUdevice dev,
-					   CUdevice peer)
-{
-	struct vc_device *vd, *vp;
-	CUresult res = lookup(dev, can, &vd);
-
-	if (res == CUDA_SUCCESS)
-		res = lookup(peer, can, &vp);
-	if (res != CUDA_SUCCESS)
-		return res;
-	/* Peer mappings between vcuda devices are not implemented yet. */
-	*can = 0;
-	return CUDA_SUCCESS;
-}

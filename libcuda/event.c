@@ -13,6 +13,7 @@
 #include "event.h"
 #include "context.h"
 #include "kmd.h"
+#include "mempool.h"
 #include "slots.h"
 #include "stream.h"
 
@@ -36,23 +37,12 @@ static uint64_t recorded_point(CUevent e)
 	return point;
 }
 
-CUDA_EXPORT CUresult cuEventCreate(CUevent *out, unsigned int flags)
+CUresult event_new(struct CUctx_st *ctx, unsigned int flags,
+		   struct CUevent_st **out)
 {
-	const unsigned int known = CU_EVENT_BLOCKING_SYNC |
-				   CU_EVENT_DISABLE_TIMING |
-				   CU_EVENT_INTERPROCESS;
-	struct CUctx_st *ctx;
-	struct CUevent_st *e;
-	CUresult res = ctx_enter(&ctx);
+	struct CUevent_st *e = calloc(1, sizeof(*e));
+	CUresult res;
 
-	if (res != CUDA_SUCCESS)
-		return res;
-	if (!out || (flags & ~known))
-		return CUDA_ERROR_INVALID_VALUE;
-	if (flags & CU_EVENT_INTERPROCESS)
-		return (flags & CU_EVENT_DISABLE_TIMING) ? CUDA_ERROR_NOT_SUPPORTED
-							 : CUDA_ERROR_INVALID_VALUE;
-	e = calloc(1, sizeof(*e));
 	if (!e)
 		return CUDA_ERROR_OUT_OF_MEMORY;
 	e->ctx = ctx;
@@ -72,6 +62,45 @@ CUDA_EXPORT CUresult cuEventCreate(CUevent *out, unsigned int flags)
 	return CUDA_SUCCESS;
 }
 
+void event_free(struct CUevent_st *e)
+{
+	if (e->ipc)
+		ipc_event_destroy(e);
+	if (e->ts_va)
+		slot_free(e->ctx, e->ts_va);
+	kmd_syncobj_destroy(e->ctx->dev->fd, e->syncobj);
+	pthread_mutex_destroy(&e->lock);
+	free(e->capture_nodes);
+	free(e);
+}
+
+CUDA_EXPORT CUresult cuEventCreate(CUevent *out, unsigned int flags)
+{
+	const unsigned int known = CU_EVENT_BLOCKING_SYNC |
+				   CU_EVENT_DISABLE_TIMING |
+				   CU_EVENT_INTERPROCESS;
+	struct CUctx_st *ctx;
+	struct CUevent_st *e;
+	CUresult res = ctx_enter(&ctx);
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	if (!out || (flags & ~known))
+		return CUDA_ERROR_INVALID_VALUE;
+	/* An interprocess event cannot time: nothing to compare it with. */
+	if ((flags & CU_EVENT_INTERPROCESS) && !(flags & CU_EVENT_DISABLE_TIMING))
+		return CUDA_ERROR_INVALID_VALUE;
+	res = event_new(ctx, flags, &e);
+	if (res == CUDA_SUCCESS && (flags & CU_EVENT_INTERPROCESS)) {
+		res = ipc_event_create(e);
+		if (res != CUDA_SUCCESS)
+			event_free(e);
+	}
+	if (res == CUDA_SUCCESS)
+		*out = e;
+	return res;
+}
+
 CUDA_EXPORT CUresult cuEventRecord(CUevent e, CUstream hstream)
 {
 	struct drm_vcuda_cmd cmd = { .op = DRM_VCUDA_CMD_NOP };
@@ -86,6 +115,8 @@ CUDA_EXPORT CUresult cuEventRecord(CUevent e, CUstream hstream)
 		return CUDA_ERROR_INVALID_HANDLE;
 	if (stream_capturing(stream_resolve(ctx, hstream)))
 		return capture_event_record(stream_resolve(ctx, hstream), e);
+	if (e->ipc)
+		return ipc_event_record(e, stream_resolve(ctx, hstream));
 	if (e->ts_va) {
 		cmd.op = DRM_VCUDA_CMD_TIMESTAMP;
 		cmd.u.timestamp.dst = e->ts_va;
@@ -110,6 +141,8 @@ CUDA_EXPORT CUresult cuEventQuery(CUevent e)
 
 	if (res != CUDA_SUCCESS)
 		return res;
+	if (e->ipc)
+		return ipc_event_query(e);
 	point = recorded_point(e);
 	if (point == 0)
 		return CUDA_SUCCESS;
@@ -136,8 +169,9 @@ CUDA_EXPORT CUresult cuEventSynchronize(CUevent e)
 
 	if (res != CUDA_SUCCESS)
 		return res;
-	res = wait_recorded(e);
+	res = e->ipc ? ipc_event_synchronize(e) : wait_recorded(e);
 	ctx_flush_printf(e->ctx);
+	mempool_release_idle();
 	return res;
 }
 
@@ -185,12 +219,7 @@ CUDA_EXPORT CUresult cuEventDestroy(CUevent e)
 		return res;
 	/* A pending recording still writes the slot: let it land first. */
 	wait_recorded(e);
-	if (e->ts_va)
-		slot_free(e->ctx, e->ts_va);
-	kmd_syncobj_destroy(e->ctx->dev->fd, e->syncobj);
-	pthread_mutex_destroy(&e->lock);
-	free(e->capture_nodes);
-	free(e);
+	event_free(e);
 	return CUDA_SUCCESS;
 }
 
@@ -207,6 +236,8 @@ CUDA_EXPORT CUresult cuStreamWaitEvent(CUstream hstream, CUevent e,
 		return CUDA_ERROR_INVALID_VALUE;
 	if (event_captured(e))
 		return capture_wait_event(stream_resolve(ctx, hstream), e);
+	if (e->ipc)
+		return ipc_event_wait(stream_resolve(ctx, hstream), e);
 	wait = (struct timeline_point){ e->syncobj, recorded_point(e) };
 	if (wait.point == 0)
 		return CUDA_SUCCESS;

@@ -12,6 +12,8 @@
 #include <cuda.h>
 
 struct CUgraphNode_st;
+struct CUstream_st;
+struct ipc_event;
 
 struct CUevent_st {
 	struct CUctx_st *ctx;
@@ -28,6 +30,30 @@ struct CUevent_st {
 	uint64_t capture_id;
 	struct CUgraphNode_st **capture_nodes;
 	size_t ncapture_nodes;
+
+	/* Interprocess events keep their state in a shared page (ipc_event.c). */
+	struct ipc_event *ipc;
 };
+
+/* A new event of @ctx (a syncobj, and a timestamp slot if timed). */
+CUresult event_new(struct CUctx_st *ctx, unsigned int flags,
+		   struct CUevent_st **out);
+/* Frees an event that no recording can still write. */
+void event_free(struct CUevent_st *e);
+
+/*
+ * Interprocess events (CU_EVENT_INTERPROCESS): the state two processes
+ * share is a page of pinned host memory, exported by IPC token, holding
+ * the number of the last recording and the number of the last recording
+ * the device has reached. Recording bumps the first and queues a
+ * SEM_RELEASE that writes the second; waiting on a stream is a
+ * SEM_ACQUIRE of the second; querying and synchronizing read them.
+ */
+CUresult ipc_event_create(struct CUevent_st *e);
+void ipc_event_destroy(struct CUevent_st *e);
+CUresult ipc_event_record(struct CUevent_st *e, struct CUstream_st *s);
+CUresult ipc_event_query(struct CUevent_st *e);
+CUresult ipc_event_synchronize(struct CUevent_st *e);
+CUresult ipc_event_wait(struct CUstream_st *s, struct CUevent_st *e);
 
 #endif

@@ -9,6 +9,7 @@
 #include "api.h"
 #include "context.h"
 #include "graph.h"
+#include "graph_mem.h"
 #include "launch.h"
 #include "module.h"
 
@@ -51,6 +52,8 @@ static void free_node(struct CUgraphNode_st *n)
 		free_kernel_params(&n->u.kernel);
 	else if (n->type == CU_GRAPH_NODE_TYPE_GRAPH)
 		graph_free(n->u.child);
+	else if (n->type == CU_GRAPH_NODE_TYPE_MEM_ALLOC && n->u.mem)
+		graph_mem_put(n->u.mem);
 	free(n->deps);
 	free(n);
 }
@@ -158,6 +161,9 @@ static CUresult copy_params(const struct CUgraphNode_st *n,
 		c->u.child = graph_copy(n->u.child);
 		return c->u.child ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
 	}
+	/* Every copy of a graph allocates at the same address. */
+	if (n->type == CU_GRAPH_NODE_TYPE_MEM_ALLOC)
+		graph_mem_get(n->u.mem);
 	return CUDA_SUCCESS;
 }
 

@@ -12,6 +12,8 @@
 
 #include <cuda.h>
 
+struct graph_mem;
+
 struct graph_kernel {
 	CUfunction func;
 	uint32_t grid[3], block[3];
@@ -32,6 +34,8 @@ struct CUgraphNode_st {
 		CUDA_HOST_NODE_PARAMS host;
 		struct CUgraph_st *child;	/* a copy, owned */
 		CUevent event;
+		struct graph_mem *mem;		/* MEM_ALLOC: shared by copies */
+		CUdeviceptr mem_free;		/* MEM_FREE: what it frees */
 	} u;
 };
 

@@ -10,10 +10,14 @@
 #include <string.h>
 
 #include "api.h"
+#include "context.h"
 #include "graph.h"
+#include "graph_mem.h"
 #include "launch.h"
+#include "stream.h"
 
 struct CUgraphExec_st {
+	unsigned long long flags;		/* CUDA_GRAPH_INSTANTIATE_FLAG_* */
 	struct CUgraph_st *graph;		/* private copy */
 	struct CUgraphNode_st **origin;		/* user node of each copy */
 	struct CUgraphNode_st **order;		/* topological order */
@@ -84,6 +88,11 @@ static CUresult run_node(const struct CUgraphNode_st *n, CUstream stream)
 		return cuEventRecord(n->u.event, stream);
 	case CU_GRAPH_NODE_TYPE_WAIT_EVENT:
 		return cuStreamWaitEvent(stream, n->u.event, 0);
+	case CU_GRAPH_NODE_TYPE_MEM_ALLOC:
+		return graph_mem_launch_alloc(n->u.mem);
+	case CU_GRAPH_NODE_TYPE_MEM_FREE:
+		return graph_mem_launch_free(n->u.mem_free,
+					     stream_resolve(ctx_current(), stream));
 	case CU_GRAPH_NODE_TYPE_EMPTY:
 		return CUDA_SUCCESS;
 	default:
@@ -128,11 +137,12 @@ CUDA_EXPORT CUresult cuGraphInstantiate(CUgraphExec *out, CUgraph graph,
 
 	if (!out || !graph)
 		return CUDA_ERROR_INVALID_VALUE;
-	/* Launch-time flags (auto-free, upload, priority) change nothing here. */
-	(void)flags;
 	e = calloc(1, sizeof(*e));
 	if (!e)
 		return CUDA_ERROR_OUT_OF_MEMORY;
+	/* Of the flags only auto-free changes something here (upload and
+	 * priorities have nothing to act on). */
+	e->flags = flags;
 	e->origin = calloc(graph->count + 1, sizeof(*e->origin));
 	e->graph = e->origin ? graph_copy(graph) : NULL;
 	e->order = e->graph ? topological_order(e->graph) : NULL;
@@ -165,10 +175,35 @@ CUDA_EXPORT CUresult cuGraphInstantiateWithParams(
 	return res;
 }
 
+/*
+ * A graph whose allocations are still allocated from an earlier launch
+ * may not run again (CUDA), unless it frees them itself first.
+ */
+static CUresult check_allocations(struct CUgraphExec_st *e, CUstream stream)
+{
+	for (size_t i = 0; i < e->graph->count; i++) {
+		struct CUgraphNode_st *n = e->graph->nodes[i];
+
+		if (n->type != CU_GRAPH_NODE_TYPE_MEM_ALLOC ||
+		    graph_mem_free_to_allocate(n->u.mem))
+			continue;
+		if (!(e->flags & CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH))
+			return CUDA_ERROR_INVALID_VALUE;
+		graph_mem_launch_free(graph_mem_address(n->u.mem),
+				      stream_resolve(ctx_current(), stream));
+	}
+	return CUDA_SUCCESS;
+}
+
 CUDA_EXPORT CUresult cuGraphLaunch(CUgraphExec e, CUstream stream)
 {
+	CUresult res;
+
 	if (!e)
 		return CUDA_ERROR_INVALID_VALUE;
+	res = check_allocations(e, stream);
+	if (res != CUDA_SUCCESS)
+		return res;
 	return run_order(e->order, e->graph->count, stream);
 }
 

@@ -22,7 +22,7 @@ static CUresult register_range(struct CUctx_st *ctx, uint64_t va, size_t size,
 	uint64_t end = (va + size + PAGE_SIZE - 1) & ~(PAGE_SIZE - 1);
 	struct vc_alloc alloc = {
 		.va = va, .size = size, .map_va = start,
-		.mapped_size = end - start, .ctx = ctx,
+		.mapped_size = end - start, .ctx = ctx, .dev = ctx->dev,
 		.kind = ALLOC_REGISTERED, .flags = flags,
 	};
 	uint32_t bind = flags & CU_MEMHOSTREGISTER_READ_ONLY

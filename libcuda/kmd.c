@@ -178,6 +178,51 @@ int kmd_vm_unmap(int fd, uint32_t ctx_id, uint64_t va, uint64_t size)
 	return vm_bind_one(fd, ctx_id, &op);
 }
 
+int kmd_vm_reserve(int fd, uint32_t ctx_id, uint64_t va, uint64_t size)
+{
+	struct drm_vcuda_vm_bind_op op = {
+		.flags = DRM_VCUDA_VM_BIND_OP_MAP_SPARSE,
+		.va = va,
+		.size = size,
+	};
+
+	return vm_bind_one(fd, ctx_id, &op);
+}
+
+int kmd_prime_export(int fd, uint32_t handle, int *dmabuf)
+{
+	return drmPrimeHandleToFD(fd, handle, DRM_CLOEXEC | DRM_RDWR, dmabuf)
+	       ? -errno : 0;
+}
+
+int kmd_prime_import(int fd, int dmabuf, uint32_t *handle)
+{
+	return drmPrimeFDToHandle(fd, dmabuf, handle) ? -errno : 0;
+}
+
+int kmd_ipc_export(int fd, uint32_t handle, struct drm_vcuda_ipc_handle *token)
+{
+	struct drm_vcuda_ipc_export args = { .handle = handle };
+	int err = kmd_ioctl(fd, DRM_IOCTL_VCUDA_IPC_EXPORT, &args);
+
+	if (!err)
+		*token = args.token;
+	return err;
+}
+
+int kmd_ipc_import(int fd, const struct drm_vcuda_ipc_handle *token,
+		   uint32_t *handle, uint64_t *size)
+{
+	struct drm_vcuda_ipc_import args = { .token = *token };
+	int err = kmd_ioctl(fd, DRM_IOCTL_VCUDA_IPC_IMPORT, &args);
+
+	if (!err) {
+		*handle = args.handle;
+		*size = args.size;
+	}
+	return err;
+}
+
 int kmd_queue_create(int fd, uint32_t ctx_id, uint32_t engine,
 		     uint32_t priority, uint32_t *queue_id)
 {

@@ -34,6 +34,22 @@ int kmd_bo_mmap_offset(int fd, uint32_t handle, uint64_t *offset);
 int kmd_vm_map(int fd, uint32_t ctx_id, uint32_t handle, uint64_t va,
 	       uint64_t size, uint32_t flags);
 int kmd_vm_unmap(int fd, uint32_t ctx_id, uint64_t va, uint64_t size);
+/* Reserves [va, va + size) without mapping it (MAP_SPARSE); kmd_vm_unmap
+ * of exactly that range releases it once nothing is mapped inside. */
+int kmd_vm_reserve(int fd, uint32_t ctx_id, uint64_t va, uint64_t size);
+
+/* A dma-buf file descriptor of @handle (PRIME), close-on-exec. */
+int kmd_prime_export(int fd, uint32_t handle, int *dmabuf);
+/*
+ * A handle on @fd for @dmabuf: the object itself if it is of this
+ * device (then the handle the file already has, if any: see gem_ref.h),
+ * else a peer object.
+ */
+int kmd_prime_import(int fd, int dmabuf, uint32_t *handle);
+/* An IPC token for @handle, and a new handle on @fd from one. */
+int kmd_ipc_export(int fd, uint32_t handle, struct drm_vcuda_ipc_handle *token);
+int kmd_ipc_import(int fd, const struct drm_vcuda_ipc_handle *token,
+		   uint32_t *handle, uint64_t *size);
 
 int kmd_queue_create(int fd, uint32_t ctx_id, uint32_t engine,
 		     uint32_t priority, uint32_t *queue_id);

@@ -43,8 +43,23 @@ static CUresult check_device_range(uint64_t addr, size_t size)
 	return CUDA_SUCCESS;
 }
 
+/*
+ * A synchronous copy orders itself after the work of the contexts whose
+ * memory it touches: the current one (the legacy default stream), and
+ * another device's if @addr is its memory (unified addressing).
+ */
+static CUresult sync_owner(struct CUctx_st *ctx, uint64_t addr)
+{
+	struct vc_alloc alloc;
+
+	if (!alloc_table_find(addr, &alloc) || !alloc.ctx || alloc.ctx == ctx ||
+	    !ctx_is_live(alloc.ctx))
+		return CUDA_SUCCESS;
+	return ctx_synchronize(alloc.ctx);
+}
+
 /* Synchronizes the current context, the first step of every sync copy. */
-static CUresult enter_sync_copy(void)
+static CUresult enter_sync_copy_ctx(struct CUctx_st **out)
 {
 	struct CUctx_st *ctx;
 	CUresult res = ctx_enter(&ctx);
@@ -53,13 +68,27 @@ static CUresult enter_sync_copy(void)
 		return res;
 	res = ctx_synchronize(ctx);
 	ctx_flush_printf(ctx);
+	*out = ctx;
+	return res;
+}
+
+/* ... and the contexts owning @dst and @src, for copies. */
+static CUresult enter_sync_copy2(uint64_t dst, uint64_t src)
+{
+	struct CUctx_st *ctx;
+	CUresult res = enter_sync_copy_ctx(&ctx);
+
+	if (res == CUDA_SUCCESS)
+		res = sync_owner(ctx, dst);
+	if (res == CUDA_SUCCESS)
+		res = sync_owner(ctx, src);
 	return res;
 }
 
 CUDA_EXPORT CUresult cuMemcpyHtoD(CUdeviceptr dst, const void *src,
 				  size_t bytes)
 {
-	CUresult res = enter_sync_copy();
+	CUresult res = enter_sync_copy2(dst, 0);
 
 	if (res != CUDA_SUCCESS || bytes == 0)
 		return res;
@@ -73,7 +102,7 @@ CUDA_EXPORT CUresult cuMemcpyHtoD(CUdeviceptr dst, const void *src,
 
 CUDA_EXPORT CUresult cuMemcpyDtoH(void *dst, CUdeviceptr src, size_t bytes)
 {
-	CUresult res = enter_sync_copy();
+	CUresult res = enter_sync_copy2(0, src);
 
 	if (res != CUDA_SUCCESS || bytes == 0)
 		return res;
@@ -88,7 +117,7 @@ CUDA_EXPORT CUresult cuMemcpyDtoH(void *dst, CUdeviceptr src, size_t bytes)
 CUDA_EXPORT CUresult cuMemcpyDtoD(CUdeviceptr dst, CUdeviceptr src,
 				  size_t bytes)
 {
-	CUresult res = enter_sync_copy();
+	CUresult res = enter_sync_copy2(dst, src);
 
 	if (res != CUDA_SUCCESS || bytes == 0)
 		return res;
@@ -107,7 +136,7 @@ CUDA_EXPORT CUresult cuMemcpyDtoD(CUdeviceptr dst, CUdeviceptr src,
  */
 CUDA_EXPORT CUresult cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t bytes)
 {
-	CUresult res = enter_sync_copy();
+	CUresult res = enter_sync_copy2(dst, src);
 	struct vc_alloc alloc;
 
 	if (res != CUDA_SUCCESS || bytes == 0)
@@ -128,15 +157,15 @@ CUDA_EXPORT CUresult cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t bytes)
 static CUresult memset_elements(CUdeviceptr dst, uint32_t pattern,
 				size_t elem_size, size_t count)
 {
-	CUresult res = enter_sync_copy();
+	struct CUctx_st *ctx;
+	CUresult res = enter_sync_copy_ctx(&ctx);
 
 	if (res != CUDA_SUCCESS || count == 0)
 		return res;
-	if (dst % elem_size)
+	/* Only memory the context's device can reach: not another device's. */
+	if (dst % elem_size || count > SIZE_MAX / elem_size ||
+	    classify(ctx, dst, count * elem_size) != RANGE_VISIBLE)
 		return CUDA_ERROR_INVALID_VALUE;
-	res = check_device_range(dst, count * elem_size);
-	if (res != CUDA_SUCCESS)
-		return res;
 	if (elem_size == 1) {
 		memset((void *)(uintptr_t)dst, (int)pattern, count);
 	} else if (elem_size == 2) {
@@ -180,8 +209,9 @@ enum range_kind classify(struct CUctx_st *ctx, uint64_t addr,
 		return RANGE_PAGEABLE;
 	if (size > alloc.va + alloc.size - addr)
 		return RANGE_INVALID;
-	/* Another context's memory is not in this address space. */
-	return alloc.ctx == ctx ? RANGE_VISIBLE : RANGE_PAGEABLE;
+	/* Another context's memory is here only if bound (peers, VMM). */
+	return alloc_visible_in(&alloc, ctx, addr, size) ? RANGE_VISIBLE
+						       : RANGE_PAGEABLE;
 }
 
 /* Requirements a copy direction puts on its sides. */
@@ -317,4 +347,54 @@ CUDA_EXPORT CUresult cuMemsetD32Async(CUdeviceptr dst, unsigned int value,
 				      size_t n, CUstream stream)
 {
 	return memset_async(dst, value, 4, n, stream);
+}
+
+/* --- Copies between contexts --- */
+
+/* A context named by a peer copy: NULL (found from the address) or live. */
+static CUresult check_peer_ctx(CUcontext c)
+{
+	return !c || ctx_is_live(c) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_CONTEXT;
+}
+
+/*
+ * Synchronous with all work of the current context and of both named
+ * ones, as CUDA specifies; both sides are mapped in this process, so the
+ * CPU moves the bytes.
+ */
+CUDA_EXPORT CUresult cuMemcpyPeer(CUdeviceptr dst, CUcontext dst_ctx,
+				  CUdeviceptr src, CUcontext src_ctx,
+				  size_t bytes)
+{
+	CUresult res = check_peer_ctx(dst_ctx);
+
+	if (res == CUDA_SUCCESS)
+		res = check_peer_ctx(src_ctx);
+	if (res == CUDA_SUCCESS && dst_ctx)
+		res = ctx_synchronize(dst_ctx);
+	if (res == CUDA_SUCCESS && src_ctx)
+		res = ctx_synchronize(src_ctx);
+	if (res != CUDA_SUCCESS)
+		return res;
+	return cuMemcpyDtoD(dst, src, bytes);
+}
+
+/*
+ * Ordered on @stream only. The stream's copy engine does it when both
+ * sides are in its context's address space (its own memory, and the
+ * peer's once peer access is enabled); otherwise the CPU copies once the
+ * stream has reached this point, as for pageable memory.
+ */
+CUDA_EXPORT CUresult cuMemcpyPeerAsync(CUdeviceptr dst, CUcontext dst_ctx,
+				       CUdeviceptr src, CUcontext src_ctx,
+				       size_t bytes, CUstream stream)
+{
+	CUresult res = check_peer_ctx(dst_ctx);
+
+	if (res == CUDA_SUCCESS)
+		res = check_peer_ctx(src_ctx);
+	if (res != CUDA_SUCCESS)
+		return res;
+	return copy_async(dst, src, bytes, stream,
+			  NEED_DEVICE_DST | NEED_DEVICE_SRC);
 }

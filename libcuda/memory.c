@@ -6,67 +6,37 @@
  * the GPU see the allocation at one address, which is the CUdeviceptr.
  */
 #include <stdlib.h>
-#include <sys/mman.h>
 
 #include "api.h"
 #include "context.h"
+#include "gem_ref.h"
+#include "hostmap.h"
 #include "kmd.h"
+#include "graph_mem.h"
 #include "memory.h"
+#include "mempool.h"
+#include "peer.h"
 
 #define PAGE_SIZE DRM_VCUDA_PAGE_SIZE
-#define LARGE_PAGE DRM_VCUDA_LARGE_PAGE_SIZE
 
 static uint64_t round_up(uint64_t v, uint64_t to)
 {
 	return (v + to - 1) & ~(to - 1);
 }
 
-/*
- * Reserves an address range aligned to @align: large allocations get
- * large-page alignment so the GPU page tables can use 2 MiB entries.
- */
-static void *reserve_aligned(uint64_t size, uint64_t align)
-{
-	uint64_t span = size + align - PAGE_SIZE;
-	uint8_t *base = mmap(NULL, span, PROT_NONE,
-			     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	uint8_t *aligned;
-
-	if (base == MAP_FAILED)
-		return NULL;
-	aligned = (uint8_t *)round_up((uintptr_t)base, align);
-	if (aligned > base)
-		munmap(base, aligned - base);
-	if (aligned + size < base + span)
-		munmap(aligned + size, base + span - (aligned + size));
-	return aligned;
-}
-
-static CUresult map_bo(struct CUctx_st *ctx, uint32_t bo, uint64_t size,
+CUresult mem_map_bo(struct CUctx_st *ctx, uint32_t bo, uint64_t size,
 		       uint64_t *va)
 {
-	int fd = ctx->dev->fd;
-	uint64_t offset;
-	void *where, *mapped;
-	int err = kmd_bo_mmap_offset(fd, bo, &offset);
+	CUresult res = hostmap_map(ctx->dev, bo, size, va);
+	int err;
 
-	if (err)
-		return result_from_errno(err);
-	where = reserve_aligned(size, size >= LARGE_PAGE ? LARGE_PAGE : PAGE_SIZE);
-	if (!where)
-		return CUDA_ERROR_OUT_OF_MEMORY;
-	mapped = mmap(where, size, PROT_READ | PROT_WRITE,
-		      MAP_SHARED | MAP_FIXED, fd, offset);
-	if (mapped == MAP_FAILED) {
-		munmap(where, size);
-		return CUDA_ERROR_OUT_OF_MEMORY;
-	}
-	err = kmd_vm_map(fd, ctx->ctx_id, bo, (uintptr_t)mapped, size, 0);
+	if (res != CUDA_SUCCESS)
+		return res;
+	err = kmd_vm_map(ctx->dev->fd, ctx->ctx_id, bo, *va, size, 0);
 	if (err) {
-		munmap(mapped, size);
+		hostmap_release(*va, size);
 		return result_from_errno(err);
 	}
-	*va = (uintptr_t)mapped;
 	return CUDA_SUCCESS;
 }
 
@@ -81,6 +51,7 @@ CUresult mem_alloc(struct CUctx_st *ctx, uint64_t size, enum alloc_kind kind,
 		.size = size,
 		.mapped_size = mapped_size,
 		.ctx = ctx,
+		.dev = ctx->dev,
 		.kind = kind,
 		.flags = flags,
 	};
@@ -96,7 +67,7 @@ CUresult mem_alloc(struct CUctx_st *ctx, uint64_t size, enum alloc_kind kind,
 			    &alloc.bo);
 	if (err)
 		return result_from_errno(err);
-	res = map_bo(ctx, alloc.bo, mapped_size, &alloc.va);
+	res = mem_map_bo(ctx, alloc.bo, mapped_size, &alloc.va);
 	alloc.map_va = alloc.va;
 	if (res == CUDA_SUCCESS && alloc_table_insert(&alloc)) {
 		mem_release(&alloc);
@@ -106,6 +77,8 @@ CUresult mem_alloc(struct CUctx_st *ctx, uint64_t size, enum alloc_kind kind,
 		kmd_bo_close(ctx->dev->fd, alloc.bo);
 		return res;
 	}
+	/* Contexts with peer access see it at once, as CUDA promises. */
+	peer_alloc_added(&alloc);
 	*va = alloc.va;
 	return CUDA_SUCCESS;
 }
@@ -114,11 +87,16 @@ void mem_release(const struct vc_alloc *alloc)
 {
 	int fd = alloc->ctx->dev->fd;
 
+	peer_alloc_removed(alloc);
 	kmd_vm_unmap(fd, alloc->ctx->ctx_id, alloc->map_va, alloc->mapped_size);
 	/* Registered pages are the caller's: they stay mapped. */
 	if (alloc->kind != ALLOC_REGISTERED)
-		munmap((void *)(uintptr_t)alloc->map_va, alloc->mapped_size);
-	kmd_bo_close(fd, alloc->bo);
+		hostmap_release(alloc->map_va, alloc->mapped_size);
+	/* Opened IPC memory may share its handle (gem_ref.h). */
+	if (alloc->kind == ALLOC_IPC)
+		gem_ref_put(alloc->dev, alloc->bo);
+	else
+		kmd_bo_close(fd, alloc->bo);
 }
 
 CUresult mem_free(uint64_t va)
@@ -172,8 +150,34 @@ static CUresult free_kind(uint64_t va, enum alloc_kind kind,
 	return mem_free(va);
 }
 
+/*
+ * Memory of a pool or a graph given to cuMemFree: a synchronous free,
+ * after all work of the context (which may use it).
+ */
+static CUresult free_device_level(const struct vc_alloc *a)
+{
+	struct CUctx_st *ctx;
+	CUresult res = ctx_enter(&ctx);
+
+	if (res == CUDA_SUCCESS)
+		res = ctx_synchronize(ctx);
+	if (res != CUDA_SUCCESS)
+		return res;
+	if (a->kind == ALLOC_POOL)
+		return mempool_free_sync(a);
+	if (a->kind == ALLOC_POOL_IMPORT)
+		return mempool_free_import(a, NULL);
+	return graph_mem_free(a, NULL);
+}
+
 CUDA_EXPORT CUresult cuMemFree(CUdeviceptr dptr)
 {
+	struct vc_alloc a;
+
+	if (dptr && alloc_table_find(dptr, &a) && a.va == dptr &&
+	    (a.kind == ALLOC_POOL || a.kind == ALLOC_POOL_IMPORT ||
+	     a.kind == ALLOC_GRAPH))
+		return free_device_level(&a);
 	return free_kind(dptr, ALLOC_DEVICE, ALLOC_MANAGED);
 }
 

@@ -16,6 +16,9 @@ struct CUctx_st;
 
 CUresult mem_alloc(struct CUctx_st *ctx, uint64_t size, enum alloc_kind kind,
 		   unsigned int flags, uint64_t *va);
+/* Maps @bo in the process and binds the same address in @ctx. */
+CUresult mem_map_bo(struct CUctx_st *ctx, uint32_t bo, uint64_t size,
+		    uint64_t *va);
 /* Frees the allocation starting at @va (CUDA_ERROR_INVALID_VALUE if none). */
 CUresult mem_free(uint64_t va);
 /* Unmaps and releases an allocation already out of the table. */

@@ -2,6 +2,7 @@
 /*
  * Pointer attributes: what the allocation table knows of an address.
  */
+#include <stdbool.h>
 #include <string.h>
 
 #include "api.h"
@@ -12,6 +13,13 @@ static CUmemorytype memory_type(const struct vc_alloc *a)
 {
 	return a->kind == ALLOC_HOST || a->kind == ALLOC_REGISTERED
 	       ? CU_MEMORYTYPE_HOST : CU_MEMORYTYPE_DEVICE;
+}
+
+/* Memory only a device reaches (no host pointer to it in CUDA). */
+static bool device_only(const struct vc_alloc *a)
+{
+	return a->kind != ALLOC_HOST && a->kind != ALLOC_REGISTERED &&
+	       a->kind != ALLOC_MANAGED;
 }
 
 /* Writes attribute @attr of @a (containing @ptr) to @data. */
@@ -30,7 +38,7 @@ static CUresult attribute_of(const struct vc_alloc *a, CUdeviceptr ptr,
 		*(CUdeviceptr *)data = ptr;
 		return CUDA_SUCCESS;
 	case CU_POINTER_ATTRIBUTE_HOST_POINTER:
-		if (a->kind == ALLOC_DEVICE)
+		if (device_only(a))
 			return CUDA_ERROR_INVALID_VALUE;
 		*(void **)data = (void *)(uintptr_t)ptr;
 		return CUDA_SUCCESS;
@@ -46,7 +54,7 @@ static CUresult attribute_of(const struct vc_alloc *a, CUdeviceptr ptr,
 		*(int *)data = a->kind == ALLOC_MANAGED;
 		return CUDA_SUCCESS;
 	case CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL:
-		*(int *)data = a->ctx->dev->ordinal;
+		*(int *)data = a->dev->ordinal;
 		return CUDA_SUCCESS;
 	case CU_POINTER_ATTRIBUTE_RANGE_START_ADDR:
 		*(CUdeviceptr *)data = a->va;
@@ -61,18 +69,26 @@ static CUresult attribute_of(const struct vc_alloc *a, CUdeviceptr ptr,
 		*(unsigned int *)data = CU_POINTER_ATTRIBUTE_ACCESS_FLAG_READWRITE;
 		return CUDA_SUCCESS;
 	case CU_POINTER_ATTRIBUTE_IS_LEGACY_CUDA_IPC_CAPABLE:
+		/* cuIpcGetMemHandle takes cuMemAlloc memory. */
+		*(int *)data = a->kind == ALLOC_DEVICE;
+		return CUDA_SUCCESS;
 	case CU_POINTER_ATTRIBUTE_IS_GPU_DIRECT_RDMA_CAPABLE:
 	case CU_POINTER_ATTRIBUTE_IS_HW_DECOMPRESS_CAPABLE:
-		*(int *)data = 0;	/* none of these exists on vcuda yet */
+		*(int *)data = 0;	/* neither exists on vcuda */
 		return CUDA_SUCCESS;
 	case CU_POINTER_ATTRIBUTE_ALLOWED_HANDLE_TYPES:
 		*(unsigned long long *)data = 0;
 		return CUDA_SUCCESS;
 	case CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE:
-		*(void **)data = NULL;
+		*(void **)data = a->kind == ALLOC_POOL ? a->owner : NULL;
+		return CUDA_SUCCESS;
+	case CU_POINTER_ATTRIBUTE_MAPPING_SIZE:
+		*(size_t *)data = a->mapped_size;
+		return CUDA_SUCCESS;
+	case CU_POINTER_ATTRIBUTE_MAPPING_BASE_ADDR:
+		*(void **)data = (void *)(uintptr_t)a->map_va;
 		return CUDA_SUCCESS;
 	default:
-		/* Mapping attributes belong to the VMM API, not supported yet. */
 		return CUDA_ERROR_INVALID_VALUE;
 	}
 }

@@ -9,7 +9,9 @@
 #include "capture.h"
 #include "context.h"
 #include "kmd.h"
+#include "graph_mem.h"
 #include "launch.h"
+#include "mempool.h"
 #include "stream.h"
 
 /* CUDA stream priorities: 0 (default, least) and -1 (greatest). */
@@ -296,6 +298,9 @@ void stream_destroy(struct CUstream_st *s)
 	kmd_syncobj_destroy(ctx->dev->fd, s->syncobj);
 	/* Whatever is left was cancelled with the queue. */
 	reap_locked(s, UINT64_MAX);
+	/* What it freed in stream order is free now (it went idle first). */
+	mempool_stream_gone(s);
+	graph_mem_stream_gone(s);
 	pthread_mutex_destroy(&s->lock);
 	free(s);
 }
@@ -358,6 +363,8 @@ CUDA_EXPORT CUresult cuStreamSynchronize(CUstream handle)
 		return capture_forbid_sync(stream_resolve(ctx, handle));
 	res = stream_wait_idle(stream_resolve(ctx, handle));
 	ctx_flush_printf(ctx);
+	/* Pools give memory back at synchronizations (their threshold). */
+	mempool_release_idle();
 	return res != CUDA_SUCCESS ? res : ctx_check_fault(ctx);
 }
 

@@ -53,6 +53,19 @@ static cudaError_t retain_primary(int device, CUcontext *ctx)
 	return rt_error(res);
 }
 
+cudaError_t rt_primary(int device, CUcontext *ctx)
+{
+	cudaError_t err = rt_init();
+	int count = 0;
+
+	if (err != cudaSuccess)
+		return err;
+	cuDeviceGetCount(&count);
+	if (device < 0 || device >= count)
+		return cudaErrorInvalidDevice;
+	return retain_primary(device, ctx);
+}
+
 cudaError_t rt_enter(CUcontext *ctx)
 {
 	cudaError_t err = rt_init();

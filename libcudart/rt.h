@@ -35,6 +35,12 @@ cudaError_t rt_init(void);
  */
 cudaError_t rt_enter(CUcontext *ctx);
 
+/*
+ * @device's primary context, retained by the runtime on first use,
+ * without making it current (cudaErrorInvalidDevice for a bad ordinal).
+ */
+cudaError_t rt_primary(int device, CUcontext *ctx);
+
 /* The calling thread's current device ordinal. */
 int rt_current_device(void);
 

@@ -10,7 +10,8 @@ B=build
 for t in $B/tests/kselftest/*; do
 	[ -x "$t" ] && run_tap "kselftest $(basename "$t")" "$t"
 done
-for name in driver_api runtime_api stream_api limits_api link_api memory_api; do
+for name in driver_api runtime_api stream_api limits_api link_api memory_api \
+	peer_api ipc_api vmm_api mempool_api; do
 	run_check "api $name matches the H100" tests/api/compare.sh $name
 done
 run_tap "vcuda-smi" tests/smi/run-smi-tests.sh

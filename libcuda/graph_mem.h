@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Graph memory nodes. An allocation node owns a graph allocation: an
+ * address reserved when the node is made (the address every instance of
+ * the graph uses), backed by a buffer object when a launch first
+ * allocates it, and given back by cuDeviceGraphMemTrim while no launch
+ * holds it. Launching the allocation node allocates (a graph may not be
+ * launched again before its allocation is freed); the free node, or
+ * cuMemFreeAsync/cuMemFree outside the graph, frees it.
+ */
+#ifndef VCUDA_GRAPH_MEM_H
+#define VCUDA_GRAPH_MEM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <cuda.h>
+
+struct CUstream_st;
+struct CUgraph_st;
+struct CUgraphNode_st;
+struct vc_alloc;
+struct graph_mem;
+
+/* During capture: cuMemAllocAsync and cuMemFreeAsync become nodes. */
+CUresult graph_mem_capture_alloc(struct CUstream_st *s, uint64_t size,
+				 CUmemoryPool pool, uint64_t *va);
+CUresult graph_mem_capture_free(struct CUstream_st *s, uint64_t va);
+
+/* Node lifetime: copies of a graph share the allocation. */
+void graph_mem_get(struct graph_mem *m);
+void graph_mem_put(struct graph_mem *m);
+
+/* Launch: the allocation node, and a free (node or API) on @s. */
+CUresult graph_mem_launch_alloc(struct graph_mem *m);
+CUresult graph_mem_launch_free(uint64_t va, struct CUstream_st *s);
+/* The address of @m, the same for every launch. */
+uint64_t graph_mem_address(const struct graph_mem *m);
+/* Whether a launch may allocate @m now (it is not allocated). */
+bool graph_mem_free_to_allocate(struct graph_mem *m);
+/* cuMemFreeAsync of a graph allocation outside a graph. */
+CUresult graph_mem_free(const struct vc_alloc *alloc, struct CUstream_st *s);
+
+/* A stream goes: what it freed is done. */
+void graph_mem_stream_gone(struct CUstream_st *s);
+
+#endif
