@@ -22,6 +22,10 @@ static const size_t default_limits[CTX_LIMITS] = {
 	[CU_LIMIT_PERSISTING_L2_CACHE_SIZE] = 0,
 };
 
+/* The printf FIFO sizes the driver makes (measured on an H100). */
+#define PRINTF_FIFO_MIN (512 << 10)
+#define PRINTF_FIFO_ALIGN 256
+
 void ctx_limits_init(struct CUctx_st *ctx)
 {
 	for (int i = 0; i < CTX_LIMITS; i++)
@@ -86,6 +90,12 @@ CUDA_EXPORT CUresult cuCtxSetLimit(CUlimit limit, size_t value)
 			ctx->printf_fifo = NULL;
 		}
 		pthread_mutex_unlock(&ctx->lock);
+		/* As an H100's driver (580) does, and says so in
+		 * cuCtxGetLimit: 8 KiB becomes 512 KiB, 600000 600064. */
+		if (value < PRINTF_FIFO_MIN)
+			value = PRINTF_FIFO_MIN;
+		value = (value + PRINTF_FIFO_ALIGN - 1) &
+			~(size_t)(PRINTF_FIFO_ALIGN - 1);
 		break;
 	case CU_LIMIT_MAX_L2_FETCH_GRANULARITY:
 		/* A hint between 0 and 128 bytes, a power of two. */

@@ -35,6 +35,14 @@ static void limits() {
        cudaDeviceSetLimit(cudaLimitPrintfFifoSize, 4 << 20));
   SHOW("cudaDeviceGetLimit(PrintfFifoSize)", cudaDeviceGetLimit(&v, cudaLimitPrintfFifoSize));
   std::printf("printf fifo = %zu\n", v);
+  // Small and odd sizes: what the driver makes of them.
+  const size_t fifo_sizes[] = {8 << 10, 600000, 600100};
+  for (size_t size : fifo_sizes) {
+    SHOW("cudaDeviceSetLimit(PrintfFifoSize, small)",
+         cudaDeviceSetLimit(cudaLimitPrintfFifoSize, size));
+    cudaDeviceGetLimit(&v, cudaLimitPrintfFifoSize);
+    std::printf("asked %zu, printf fifo = %zu\n", size, v);
+  }
   SHOW("cudaDeviceSetLimit(MallocHeapSize, 32 MiB)",
        cudaDeviceSetLimit(cudaLimitMallocHeapSize, 32 << 20));
   SHOW("cudaDeviceGetLimit(MallocHeapSize)", cudaDeviceGetLimit(&v, cudaLimitMallocHeapSize));
