@@ -21,7 +21,7 @@ KSELFTEST_BINS := $(patsubst $(KSELFTEST_DIR)/%.c,$(B)/tests/kselftest/%,\
 $(B)/tests/kselftest/%: $(KSELFTEST_DIR)/%.c $(KSELFTEST_DIR)/vcuda_test.h \
 		$(TOP)/uapi/vcuda_drm.h $(KSRC)/.stamp
 	@mkdir -p $(@D)
-	$(CC) $(USER_CFLAGS) $(KSELFTEST_SYSINC) -o $@ $< \
+	$(call quiet,LD,$@)$(CC) $(USER_CFLAGS) $(KSELFTEST_SYSINC) -o $@ $< \
 		$(USER_LDFLAGS) -ldrm -lpthread
 
 .PHONY: kselftests

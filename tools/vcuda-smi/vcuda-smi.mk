@@ -19,27 +19,27 @@ SMI_LOAD := $(B)/tests/smi/smi-load
 
 $(B)/tools/smi/%.o: $(VSMI_DIR)/%.c $(VSMI_DIR)/vsmi.h $(TOP)/uapi/vcuda_drm.h
 	@mkdir -p $(@D)
-	$(CC) $(USER_CFLAGS) -I$(VSMI_DIR) -c $< -o $@
+	$(call quiet,CC,$@)$(CC) $(USER_CFLAGS) -I$(VSMI_DIR) -c $< -o $@
 
 $(VSMI_LIB): $(VSMI_OBJS)
 	@mkdir -p $(@D)
-	rm -f $@
-	ar rcs $@ $^
+	@rm -f $@
+	$(call quiet,AR,$@)ar rcs $@ $^
 
 $(B)/tools/vcuda-smi/%.o: $(VCUDA_SMI_DIR)/%.c $(wildcard $(VCUDA_SMI_DIR)/*.h) \
 		$(VSMI_DIR)/vsmi.h $(TOP)/uapi/vcuda_drm.h
 	@mkdir -p $(@D)
-	$(CC) $(USER_CFLAGS) -I$(VSMI_DIR) -c $< -o $@
+	$(call quiet,CC,$@)$(CC) $(USER_CFLAGS) -I$(VSMI_DIR) -c $< -o $@
 
 $(VCUDA_SMI): $(VCUDA_SMI_OBJS) $(VSMI_LIB)
 	@mkdir -p $(@D)
-	$(CC) $(USER_LDFLAGS) -o $@ $(VCUDA_SMI_OBJS) $(VSMI_LIB) $(VSMI_LIBS)
+	$(call quiet,LD,$@)$(CC) $(USER_LDFLAGS) -o $@ $(VCUDA_SMI_OBJS) $(VSMI_LIB) $(VSMI_LIBS)
 
 # The test program: allocates and keeps the device busy with the raw uAPI.
 $(SMI_LOAD): $(TOP)/tests/smi/smi-load.c $(TOP)/tests/kselftest/vcuda_test.h \
 		$(TOP)/uapi/vcuda_drm.h
 	@mkdir -p $(@D)
-	$(CC) $(USER_CFLAGS) -I$(TOP)/tests/kselftest -o $@ $< \
+	$(call quiet,LD,$@)$(CC) $(USER_CFLAGS) -I$(TOP)/tests/kselftest -o $@ $< \
 		$(USER_LDFLAGS) -ldrm -lpthread
 
 .PHONY: vcuda-smi
