@@ -13,15 +13,7 @@
 
 namespace cg = cooperative_groups;
 
-#define CHECK(call)                                                          \
-  do {                                                                       \
-    cudaError_t err_ = (call);                                               \
-    if (err_ != cudaSuccess) {                                               \
-      std::fprintf(stderr, "%s:%d: %s failed: %s\n", __FILE__, __LINE__,     \
-                   #call, cudaGetErrorString(err_));                         \
-      std::exit(EXIT_FAILURE);                                               \
-    }                                                                        \
-  } while (0)
+#include "../common/check.h"
 
 __global__ void grid_sum(const int *in, int n, long long *partial, long long *total) {
   cg::grid_group grid = cg::this_grid();

@@ -10,15 +10,7 @@
 
 #include <cuda_runtime.h>
 
-#define CHECK(call)                                                          \
-  do {                                                                       \
-    cudaError_t err_ = (call);                                               \
-    if (err_ != cudaSuccess) {                                               \
-      std::fprintf(stderr, "%s:%d: %s failed: %s\n", __FILE__, __LINE__,     \
-                   #call, cudaGetErrorString(err_));                         \
-      std::exit(EXIT_FAILURE);                                               \
-    }                                                                        \
-  } while (0)
+#include "../common/check.h"
 
 constexpr int N = 512;
 static int wrong, host_calls;

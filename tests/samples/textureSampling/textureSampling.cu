@@ -12,15 +12,7 @@
 
 #include <cuda_runtime.h>
 
-#define CHECK(call)                                                          \
-  do {                                                                       \
-    cudaError_t err_ = (call);                                               \
-    if (err_ != cudaSuccess) {                                               \
-      std::fprintf(stderr, "%s:%d: %s failed: %s\n", __FILE__, __LINE__,     \
-                   #call, cudaGetErrorString(err_));                         \
-      std::exit(EXIT_FAILURE);                                               \
-    }                                                                        \
-  } while (0)
+#include "../common/check.h"
 
 static int wrong;
 

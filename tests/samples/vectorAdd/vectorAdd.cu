@@ -11,15 +11,7 @@
 
 #include <cuda_runtime.h>
 
-#define CHECK(call)                                                          \
-  do {                                                                       \
-    cudaError_t err_ = (call);                                               \
-    if (err_ != cudaSuccess) {                                               \
-      std::fprintf(stderr, "%s:%d: %s failed: %s (%s)\n", __FILE__, __LINE__, \
-                   #call, cudaGetErrorString(err_), cudaGetErrorName(err_)); \
-      std::exit(EXIT_FAILURE);                                               \
-    }                                                                        \
-  } while (0)
+#include "../common/check.h"
 
 __global__ void add_vectors(const float *a, const float *b, float *c, int n) {
   int i = blockDim.x * blockIdx.x + threadIdx.x;
