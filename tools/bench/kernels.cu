@@ -3,7 +3,8 @@
 // baseline.c holds the same algorithms in C. Arithmetic-heavy loops
 // (integer hashing, f32 polynomials, Mandelbrot iterations with
 // divergence), and the shapes of real programs for comparison: tiled
-// matrix multiply, a reduction, a streaming saxpy.
+// matrix multiply, a reduction, a streaming saxpy. tests/bench/run-bench
+// runs matmul, reduce and histogram256 through ptx-run on every worker.
 
 extern "C" __global__ void int_hash(unsigned *out, int iters)
 {
@@ -95,4 +96,19 @@ extern "C" __global__ void saxpy(float a, const float *x, const float *y,
 	int i = blockIdx.x * blockDim.x + threadIdx.x;
 	if (i < n)
 		out[i] = fmaf(a, x[i], y[i]);
+}
+
+// 256-bin histogram of bytes: shared-memory atomics, then one global
+// atomic per bin and block.
+extern "C" __global__ void histogram256(const unsigned char *in,
+					unsigned *bins, int n)
+{
+	__shared__ unsigned local[256];
+	local[threadIdx.x] = 0;
+	__syncthreads();
+	for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
+	     i += gridDim.x * blockDim.x)
+		atomicAdd(&local[in[i]], 1u);
+	__syncthreads();
+	atomicAdd(&bins[threadIdx.x], local[threadIdx.x]);
 }
