@@ -61,13 +61,16 @@ clean:
 # The README's two commands.
 .PHONY: run test
 # Each first installs what is missing, then builds in a fresh make so that
-# KDIR is found once the kernel headers are there.
+# KDIR is found once the kernel headers are there, on every CPU unless
+# make was given -j (JOBS=N to choose).
+JOBS ?= $(if $(filter -j%,$(MAKEFLAGS)),,$(shell nproc))
+BUILD_ALL = $(MAKE) --no-print-directory $(if $(JOBS),-j$(JOBS)) all
 run:
 	@$(MAKE) --no-print-directory deps
-	@$(MAKE) --no-print-directory all
+	@$(BUILD_ALL)
 	tools/vcuda-vm --param num_devices=$(or $(NUM_DEVICES),1) -- tools/vm/demo.sh
 
 test:
 	@$(MAKE) --no-print-directory deps
-	@$(MAKE) --no-print-directory all
+	@$(BUILD_ALL)
 	HOST_TESTS="$(HOST_TESTS)" tests/run-tests

@@ -10,7 +10,7 @@ include $(TOP)/tests/bench/bench.mk
 
 # Sample programs: our own CUDA programs, built by nvcc as cuda-samples
 # are, and run against our libraries through LD_LIBRARY_PATH.
-SAMPLE_DIRS := $(wildcard $(TOP)/tests/samples/*)
+SAMPLE_DIRS := $(filter-out %/common,$(wildcard $(TOP)/tests/samples/*))
 SAMPLES := $(foreach d,$(SAMPLE_DIRS),$(B)/samples/$(notdir $(d))/$(notdir $(d)))
 
 # Samples that call the driver API as well link libcuda (NVIDIA's stub
@@ -21,7 +21,8 @@ $(DRIVER_SAMPLES): $(LIBCUDA)
 
 # tests/samples/NAME/NAME.cu -> build/samples/NAME/NAME
 .SECONDEXPANSION:
-$(SAMPLES): $$(TOP)/tests/samples/$$(notdir $$@)/$$(notdir $$@).cu
+$(SAMPLES): $$(TOP)/tests/samples/$$(notdir $$@)/$$(notdir $$@).cu \
+		$(TOP)/tests/samples/common/check.h
 	@mkdir -p $(@D)
 	$(call quiet,NVCC,$@)$(NVCC) $(SAMPLE_NVCC_FLAGS) -o $@ $< $(SAMPLE_LIBS)
 

@@ -34,36 +34,36 @@ $(CORPUS_OUT)/:
 # -rdc=true as cuda-samples build; compute_80 without it (where a unit
 # stands alone) so that both shapes of PTX are covered.
 $(CORPUS_OUT)/%.sm75.ptx: $(CORPUS_SRC)/%.cu | $(CORPUS_OUT)/
-	$(CORPUS_NVCC) -rdc=true -ptx -arch=compute_75 $< -o $@
+	$(call quiet,NVCC,$@)$(CORPUS_NVCC) -rdc=true -ptx -arch=compute_75 $< -o $@
 $(CORPUS_OUT)/%.sm80.ptx: $(CORPUS_SRC)/%.cu | $(CORPUS_OUT)/
-	$(CORPUS_NVCC) $(if $(filter $*,$(CORPUS_RDC_NAMES)),-rdc=true) \
+	$(call quiet,NVCC,$@)$(CORPUS_NVCC) $(if $(filter $*,$(CORPUS_RDC_NAMES)),-rdc=true) \
 		-ptx -arch=compute_80 $< -o $@
 $(CORPUS_OUT)/%.sm90.ptx: $(CORPUS_SRC)/%.cu | $(CORPUS_OUT)/
-	$(CORPUS_NVCC) -rdc=true -ptx -arch=compute_90 $< -o $@
+	$(call quiet,NVCC,$@)$(CORPUS_NVCC) -rdc=true -ptx -arch=compute_90 $< -o $@
 $(CORPUS_OUT)/%.g.ptx: $(CORPUS_SRC)/%.cu | $(CORPUS_OUT)/
-	$(CORPUS_NVCC) -G -rdc=true -ptx -arch=compute_75 $< -o $@
+	$(call quiet,NVCC,$@)$(CORPUS_NVCC) -G -rdc=true -ptx -arch=compute_75 $< -o $@
 $(CORPUS_OUT)/%.lineinfo.ptx: $(CORPUS_SRC)/%.cu | $(CORPUS_OUT)/
-	$(CORPUS_NVCC) -lineinfo -rdc=true -ptx -arch=compute_75 $< -o $@
+	$(call quiet,NVCC,$@)$(CORPUS_NVCC) -lineinfo -rdc=true -ptx -arch=compute_75 $< -o $@
 
 $(CORPUS_OUT)/hand.%.ptx: $(CORPUS_SRC)/hand/%.ptx | $(CORPUS_OUT)/
-	cp $< $@
+	@cp $< $@
 
 $(CORPUS_OUT)/vector_add.%.fatbin: $(CORPUS_SRC)/vector_add.cu | $(CORPUS_OUT)/
-	$(CORPUS_NVCC) -fatbin --compress-mode=$* $(CORPUS_GENCODE) $< -o $@
+	$(call quiet,NVCC,$@)$(CORPUS_NVCC) -fatbin --compress-mode=$* $(CORPUS_GENCODE) $< -o $@
 $(CORPUS_OUT)/rdc_a.rdc.fatbin: $(CORPUS_SRC)/rdc_a.cu | $(CORPUS_OUT)/
-	$(CORPUS_NVCC) -fatbin -rdc=true $(CORPUS_GENCODE) $< -o $@
+	$(call quiet,NVCC,$@)$(CORPUS_NVCC) -fatbin -rdc=true $(CORPUS_GENCODE) $< -o $@
 
 $(CORPUS_OUT)/vector_add.exe: $(CORPUS_SRC)/vector_add.cu | $(CORPUS_OUT)/
-	$(CORPUS_NVCC) -DWITH_MAIN $(CORPUS_GENCODE) $< -o $@
+	$(call quiet,NVCC,$@)$(CORPUS_NVCC) -DWITH_MAIN $(CORPUS_GENCODE) $< -o $@
 $(CORPUS_OUT)/vector_add.rdc.exe: $(CORPUS_SRC)/vector_add.cu | $(CORPUS_OUT)/
-	$(CORPUS_NVCC) -DWITH_MAIN -rdc=true -cudart shared \
+	$(call quiet,NVCC,$@)$(CORPUS_NVCC) -DWITH_MAIN -rdc=true -cudart shared \
 		$(CORPUS_GENCODE) $< -o $@
 $(CORPUS_OUT)/vector_add.speed.exe: $(CORPUS_SRC)/vector_add.cu | $(CORPUS_OUT)/
-	$(CORPUS_NVCC) -DWITH_MAIN --compress-mode=speed $(CORPUS_GENCODE) \
+	$(call quiet,NVCC,$@)$(CORPUS_NVCC) -DWITH_MAIN --compress-mode=speed $(CORPUS_GENCODE) \
 		$< -o $@
 $(CORPUS_OUT)/rdc.exe: $(CORPUS_SRC)/rdc_a.cu $(CORPUS_SRC)/rdc_b.cu | \
 		$(CORPUS_OUT)/
-	$(CORPUS_NVCC) -DWITH_MAIN -rdc=true $(CORPUS_GENCODE) $^ -o $@
+	$(call quiet,NVCC,$@)$(CORPUS_NVCC) -DWITH_MAIN -rdc=true $(CORPUS_GENCODE) $^ -o $@
 
 .PHONY: ptx-corpus
 ptx-corpus: $(CORPUS_ALL)
