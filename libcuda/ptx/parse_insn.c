@@ -28,6 +28,17 @@ static bool is_hint_word(const char *s, size_t len)
 	       (len > 7 && !memcmp(s, "level::", 7));
 }
 
+/*
+ * Words that newer PTX adds to an old instruction to make another one of
+ * it ("red.async", "st.async": sm_90). PTX that uses them is valid; the
+ * instruction is one the executor lacks, which lowering reports as
+ * unsupported, as it does the rest of that instruction's words.
+ */
+static bool is_newer_form_word(const char *s, size_t len)
+{
+	return len == 5 && !memcmp(s, "async", 5);
+}
+
 static void set_once(struct parser *p, const struct token *at,
 		     uint16_t *field, unsigned mod, const char *what)
 {
@@ -53,7 +64,9 @@ static void apply_mod(struct parser *p, const struct token *at,
 	}
 	const struct mod_info *mi = ptx_mod_info(mod);
 	if (!(ptx_opcode_cats(in->op) & C(mi->cat)) || mi->cat == MC_MODE) {
-		if (!lenient)
+		if (is_newer_form_word(word, len))
+			p->newer_form = true;
+		if (!lenient && !p->newer_form)
 			perr(p, at, "modifier '.%.*s' is not valid for '%s'",
 			     (int)len, word, ptx_opcode_name(in->op));
 		in->has_raw = true;
@@ -115,7 +128,8 @@ static void add_mod_word(struct parser *p, const struct token *at,
 	} else if (is_hint_word(w, len) &&
 		   (ptx_opcode_cats(in->op) & C(MC_HINT))) {
 		mod = intern_raw_mod(p, w, len);
-	} else if (ptx_opcode_flags(in->op) & OPF_LENIENT) {
+	} else if ((ptx_opcode_flags(in->op) & OPF_LENIENT) ||
+		   p->newer_form) {
 		mod = intern_raw_mod(p, w, len);
 		in->has_raw = true;
 	} else {
@@ -136,6 +150,7 @@ static void decode_name(struct parser *p, const struct token *t,
 	if (!in->op)
 		perr(p, t, "unknown instruction '%.*s'", (int)(w_end - s), s);
 	in->vec = 1;
+	p->newer_form = false;
 	while (w_end < end) {
 		const char *w = w_end + 1;
 		dot = memchr(w, '.', (size_t)(end - w));

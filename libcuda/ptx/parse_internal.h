@@ -60,6 +60,7 @@ struct parser {
 	struct vec tmp[32];	/* temporary vectors (tmp_vec) */
 	uint32_t tmp_used;
 	uint32_t loc_file, loc_line;
+	bool newer_form;	/* this instruction is a newer PTX form */
 };
 
 /* Qualifiers of a declaration: state space, type, vector, alignment. */

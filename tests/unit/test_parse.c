@@ -180,6 +180,12 @@ static const struct bad_case bad_cases[] = {
 	  HEAD KERNEL_OPEN "\twgmma.fence.sync.aligned;\n\tret;\n}\n",
 	  PTX_ERR_UNSUPPORTED,
 	  "bad.ptx:8:2: unsupported instruction 'wgmma.fence.sync.aligned;'" },
+	{ "newer form of an instruction",
+	  HEAD KERNEL_OPEN "\t.reg .b64 %rd;\n"
+	  "\tred.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx"
+	  "::bytes.add.u32 [%rd], %r1, [%rd];\n\tret;\n}\n",
+	  PTX_ERR_UNSUPPORTED,
+	  "bad.ptx:9:2: unsupported instruction 'red.async." },
 };
 
 static bool test_bad(const struct bad_case *c)
