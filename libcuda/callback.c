@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
  * A host function runs between two points of its stream, as a GPU does
- * it with a memory semaphore: the stream gets a job whose only command
- * waits (SEM_ACQUIRE) for a slot to become 1; a thread waits for the
- * stream's previous point, calls the function, then writes the slot. The
- * job completes, and the stream's later work may run.
+ * it with a memory semaphore. The stream gets two jobs: a gate (a NOP
+ * that carries everything the stream's next work waits for: its earlier
+ * work, events it was told to wait for, the legacy default stream) and a
+ * job whose only command waits (SEM_ACQUIRE) for a slot to become 1. A
+ * thread waits for the gate, calls the function, then writes the slot;
+ * the second job completes, and the stream's later work may run.
  *
  * One thread per call keeps callbacks of different streams independent
  * (one may wait for work that another unblocks); callbacks are rare.
@@ -23,6 +25,7 @@ struct host_call {
 	struct CUctx_st *ctx;
 	CUstream handle;		/* as the caller named the stream */
 	uint32_t syncobj;		/* the stream's timeline */
+	uint64_t gate;			/* the gate job's point */
 	uint64_t point;			/* the semaphore job's point */
 	uint64_t sem_va;
 	CUhostFn fn;			/* either this ... */
@@ -43,7 +46,7 @@ static void *host_call_main(void *arg)
 	struct host_call *hc = arg;
 	int fd = hc->ctx->dev->fd;
 
-	kmd_syncobj_wait(fd, hc->syncobj, hc->point - 1);
+	kmd_syncobj_wait(fd, hc->syncobj, hc->gate);
 	ctx_flush_printf(hc->ctx);
 	if (hc->fn)
 		hc->fn(hc->data);
@@ -74,6 +77,7 @@ static CUresult start_thread(struct host_call *hc)
 static CUresult enqueue(struct host_call *hc)
 {
 	struct CUstream_st *s = stream_resolve(hc->ctx, hc->handle);
+	const struct drm_vcuda_cmd nop = { .op = DRM_VCUDA_CMD_NOP };
 	struct drm_vcuda_cmd cmd = {
 		.op = DRM_VCUDA_CMD_SEM_ACQUIRE,
 		.flags = DRM_VCUDA_SEM_COND_GEQ | DRM_VCUDA_SEM_64BIT,
@@ -85,8 +89,11 @@ static CUresult enqueue(struct host_call *hc)
 	cmd.u.sem.addr = hc->sem_va;
 	cmd.u.sem.value = 1;
 	hc->syncobj = s->syncobj;
-	res = stream_submit(s, DRM_VCUDA_ENGINE_COMPUTE, &cmd, 1, NULL,
-			    &hc->point);
+	res = stream_submit(s, DRM_VCUDA_ENGINE_COMPUTE, &nop, 1, NULL,
+			    &hc->gate);
+	if (res == CUDA_SUCCESS)
+		res = stream_submit(s, DRM_VCUDA_ENGINE_COMPUTE, &cmd, 1, NULL,
+				    &hc->point);
 	if (res != CUDA_SUCCESS) {
 		slot_free(hc->ctx, hc->sem_va);
 		return res;

@@ -294,6 +294,13 @@ int kmd_syncobj_destroy(int fd, uint32_t handle)
 	return drmSyncobjDestroy(fd, handle) ? -errno : 0;
 }
 
+int kmd_syncobj_transfer(int fd, uint32_t dst, uint64_t dst_point,
+			 uint32_t src, uint64_t src_point)
+{
+	return drmSyncobjTransfer(fd, dst, dst_point, src, src_point, 0) ?
+	       -errno : 0;
+}
+
 int kmd_syncobj_wait(int fd, uint32_t handle, uint64_t point)
 {
 	/* WAIT_FOR_SUBMIT: the point may be added by a submit in flight. */

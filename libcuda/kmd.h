@@ -73,6 +73,9 @@ int kmd_compute_done(int fd, uint32_t ctx_id, uint64_t launch_id,
 
 int kmd_syncobj_create(int fd, uint32_t *handle);
 int kmd_syncobj_destroy(int fd, uint32_t handle);
+/* Puts the fence at (@src, @src_point) at (@dst, @dst_point). */
+int kmd_syncobj_transfer(int fd, uint32_t dst, uint64_t dst_point,
+			 uint32_t src, uint64_t src_point);
 /* Waits until @handle's timeline reaches @point. */
 int kmd_syncobj_wait(int fd, uint32_t handle, uint64_t point);
 /* Reads the timeline's signalled value. */

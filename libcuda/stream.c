@@ -43,11 +43,18 @@ CUresult stream_create(struct CUctx_st *ctx, unsigned int flags, int priority,
 	pthread_mutex_init(&s->lock, NULL);
 	err = kmd_syncobj_create(fd, &s->syncobj);
 	if (!err) {
+		err = kmd_syncobj_create(fd, &s->wait_syncobj);
+		if (err)
+			kmd_syncobj_destroy(fd, s->syncobj);
+	}
+	if (!err) {
 		err = kmd_queue_create(fd, ctx->ctx_id, DRM_VCUDA_ENGINE_COMPUTE,
 				       queue_priority(priority),
 				       &s->compute_queue);
-		if (err)
+		if (err) {
 			kmd_syncobj_destroy(fd, s->syncobj);
+			kmd_syncobj_destroy(fd, s->wait_syncobj);
+		}
 	}
 	if (err) {
 		free(s);
@@ -218,13 +225,20 @@ CUresult stream_add_wait(struct CUstream_st *s, const struct timeline_point *wai
 {
 	CUresult res = CUDA_SUCCESS;
 
+	int fd = s->ctx->dev->fd;
+	struct timeline_point own;
+
 	pthread_mutex_lock(&s->lock);
-	if (s->nwaits < STREAM_MAX_PENDING_WAITS)
-		s->waits[s->nwaits++] = *wait;
-	else
-		res = result_from_errno(kmd_syncobj_wait(s->ctx->dev->fd,
-							 wait->syncobj,
+	own = (struct timeline_point){ s->wait_syncobj, s->wait_points + 1 };
+	if (s->nwaits < STREAM_MAX_PENDING_WAITS &&
+	    !kmd_syncobj_transfer(fd, own.syncobj, own.point, wait->syncobj,
+				  wait->point)) {
+		s->wait_points = own.point;
+		s->waits[s->nwaits++] = own;
+	} else {
+		res = result_from_errno(kmd_syncobj_wait(fd, wait->syncobj,
 							 wait->point));
+	}
 	pthread_mutex_unlock(&s->lock);
 	return res;
 }
@@ -296,6 +310,7 @@ void stream_destroy(struct CUstream_st *s)
 	if (s->copy_queue)
 		kmd_queue_destroy(ctx->dev->fd, s->copy_queue);
 	kmd_syncobj_destroy(ctx->dev->fd, s->syncobj);
+	kmd_syncobj_destroy(ctx->dev->fd, s->wait_syncobj);
 	/* Whatever is left was cancelled with the queue. */
 	reap_locked(s, UINT64_MAX);
 	/* What it freed in stream order is free now (it went idle first). */

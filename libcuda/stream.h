@@ -40,9 +40,15 @@ struct CUstream_st {
 	uint64_t submitted;		/* last timeline point submitted */
 	uint32_t last_queue;		/* queue of that submission */
 	struct launch_record *pending_head, *pending_tail;
-	/* Waits for the next submission (cuStreamWaitEvent). */
+	/*
+	 * Waits for the next submission (cuStreamWaitEvent), as points of
+	 * @wait_syncobj, the stream's own copy of the fences: the event
+	 * may be destroyed before the stream submits again.
+	 */
 	struct timeline_point waits[STREAM_MAX_PENDING_WAITS];
 	unsigned int nwaits;
+	uint32_t wait_syncobj;
+	uint64_t wait_points;		/* last point of @wait_syncobj used */
 
 	/* Stream capture (capture.c): the capture and the current nodes. */
 	struct capture *capture;

@@ -4,7 +4,9 @@
 // slice of pinned host memory into device memory asynchronously, runs a
 // kernel, copies back, and reports through a host callback; a second pass
 // depends on another stream's work through an event. Checks every
-// element, event ordering and timing, and the callbacks' order.
+// element, event ordering and timing, and the callbacks' order; then that
+// a host function runs after the events its stream waits for, and that a
+// stream may go on after the event it waits for is destroyed.
 
 #include <atomic>
 #include <cstdio>
@@ -28,6 +30,75 @@ static int callback_order[kStreams];
 static void CUDART_CB on_slice_done(void *arg) {
   int stream = (int)(intptr_t)arg;
   callback_order[stream] = callbacks_seen.fetch_add(1) + 1;
+}
+
+// Busy for a while, then writes @value: a host function ordered after it
+// must see the value.
+__global__ void slow_write(volatile int *flag, int value, int spins) {
+  int x = threadIdx.x;
+  for (int i = 0; i < spins; i++) x = x * 1103515245 + 12345;
+  __syncthreads();
+  if (threadIdx.x == 0) *flag = value + (x == 0x7fffffff);
+}
+
+struct Seen {
+  volatile int *flag;
+  int value;
+};
+
+static void CUDART_CB read_flag(void *arg) {
+  Seen *seen = static_cast<Seen *>(arg);
+  seen->value = *seen->flag;
+}
+
+static int host_functions_after_waits() {
+  int wrong = 0;
+  int *flag;
+  CHECK(cudaHostAlloc(&flag, sizeof(int), cudaHostAllocMapped));
+  *flag = 0;
+  cudaStream_t worker, waiter, fresh;
+  CHECK(cudaStreamCreateWithFlags(&worker, cudaStreamNonBlocking));
+  CHECK(cudaStreamCreateWithFlags(&waiter, cudaStreamNonBlocking));
+  CHECK(cudaStreamCreateWithFlags(&fresh, cudaStreamNonBlocking));
+
+  // A host function as a new stream's first work.
+  Seen first = {flag, -1};
+  CHECK(cudaLaunchHostFunc(fresh, read_flag, &first));
+  CHECK(cudaStreamSynchronize(fresh));
+  if (first.value != 0) wrong++;
+
+  // After a wait for another stream's event, and nothing else.
+  cudaEvent_t written;
+  CHECK(cudaEventCreateWithFlags(&written, cudaEventDisableTiming));
+  slow_write<<<1, 64, 0, worker>>>(flag, 42, 20000);
+  CHECK(cudaEventRecord(written, worker));
+  CHECK(cudaStreamWaitEvent(waiter, written, 0));
+  Seen after = {flag, -1};
+  CHECK(cudaLaunchHostFunc(waiter, read_flag, &after));
+  CHECK(cudaStreamSynchronize(waiter));
+  if (after.value != 42) {
+    std::fprintf(stderr, "host function after a wait saw %d, not 42\n",
+                 after.value);
+    wrong++;
+  }
+
+  // The event goes before the waiting stream submits again.
+  slow_write<<<1, 64, 0, worker>>>(flag, 43, 20000);
+  CHECK(cudaEventRecord(written, worker));
+  CHECK(cudaStreamWaitEvent(waiter, written, 0));
+  CHECK(cudaEventDestroy(written));
+  Seen later = {flag, -1};
+  CHECK(cudaLaunchHostFunc(waiter, read_flag, &later));
+  CHECK(cudaStreamSynchronize(waiter));
+  if (later.value != 43) {
+    std::fprintf(stderr, "after the event's destruction: saw %d, not 43\n",
+                 later.value);
+    wrong++;
+  }
+  for (cudaStream_t st : {worker, waiter, fresh}) CHECK(cudaStreamDestroy(st));
+  CHECK(cudaFreeHost(flag));
+  std::printf("  host functions after waits: %s\n", wrong ? "FAILED" : "ok");
+  return wrong;
 }
 
 int main() {
@@ -103,6 +174,7 @@ int main() {
   CHECK(cudaFree(dev));
   CHECK(cudaFree(dev2));
   CHECK(cudaFreeHost(host));
+  wrong += host_functions_after_waits();
   std::printf("Result = %s\n", wrong ? "FAIL" : "PASS");
   return wrong ? EXIT_FAILURE : EXIT_SUCCESS;
 }
