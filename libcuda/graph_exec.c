@@ -1,18 +1,20 @@
 // SPDX-License-Identifier: MIT
 /*
- * Executable graphs. Instantiation copies the graph and checks that it is
- * acyclic; a launch replays the nodes on the stream in a topological
- * order. That is one valid schedule of the graph, ordered after the
- * stream's earlier work and before its later work as CUDA requires;
- * independent branches run one after the other rather than side by side.
+ * Executable graphs. Instantiation copies the graph, checks that it is
+ * acyclic and plans which stream each node runs on (graph_sched.c); a
+ * launch replays the nodes in a topological order, independent branches
+ * on streams of their own, ordered after the launching stream's earlier
+ * work and before its later work as CUDA requires.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "api.h"
+#include "capture.h"
 #include "context.h"
 #include "graph.h"
 #include "graph_mem.h"
+#include "graph_sched.h"
 #include "launch.h"
 #include "stream.h"
 
@@ -21,6 +23,7 @@ struct CUgraphExec_st {
 	struct CUgraph_st *graph;		/* private copy */
 	struct CUgraphNode_st **origin;		/* user node of each copy */
 	struct CUgraphNode_st **order;		/* topological order */
+	struct graph_sched *sched;		/* streams of the nodes */
 };
 
 /* A topological order of @graph's nodes (Kahn); NULL if it has a cycle. */
@@ -124,6 +127,7 @@ static CUresult run_graph(const struct CUgraph_st *graph, CUstream stream)
 
 static void exec_free(struct CUgraphExec_st *e)
 {
+	graph_sched_destroy(e->sched);
 	graph_free(e->graph);
 	free(e->origin);
 	free(e->order);
@@ -152,6 +156,11 @@ CUDA_EXPORT CUresult cuGraphInstantiate(CUgraphExec *out, CUgraph graph,
 
 		exec_free(e);
 		return res;
+	}
+	e->sched = graph_sched_create(e->order, e->graph->count);
+	if (!e->sched) {
+		exec_free(e);
+		return CUDA_ERROR_OUT_OF_MEMORY;
 	}
 	/* Node i of the copy is node i of the user's graph. */
 	for (size_t i = 0; i < graph->count; i++)
@@ -204,7 +213,10 @@ CUDA_EXPORT CUresult cuGraphLaunch(CUgraphExec e, CUstream stream)
 	res = check_allocations(e, stream);
 	if (res != CUDA_SUCCESS)
 		return res;
-	return run_order(e->order, e->graph->count, stream);
+	/* Captured into another graph: one stream keeps the capture simple. */
+	if (stream_capturing(stream_resolve(ctx_current(), stream)))
+		return run_order(e->order, e->graph->count, stream);
+	return graph_sched_run(e->sched, stream, run_node);
 }
 
 CUDA_EXPORT CUresult cuGraphUpload(CUgraphExec e, CUstream stream)
@@ -273,6 +285,7 @@ CUDA_EXPORT CUresult cuGraphExecUpdate(CUgraphExec e, CUgraph graph,
 {
 	struct CUgraph_st *fresh;
 	struct CUgraphNode_st **order;
+	struct graph_sched *sched;
 
 	if (!e || !graph || !info)
 		return CUDA_ERROR_INVALID_VALUE;
@@ -283,14 +296,18 @@ CUDA_EXPORT CUresult cuGraphExecUpdate(CUgraphExec e, CUgraph graph,
 	}
 	fresh = graph_copy(graph);
 	order = fresh ? topological_order(fresh) : NULL;
-	if (!order) {
+	sched = order ? graph_sched_create(order, fresh->count) : NULL;
+	if (!sched) {
+		free(order);
 		graph_free(fresh);
 		return CUDA_ERROR_OUT_OF_MEMORY;
 	}
+	graph_sched_destroy(e->sched);
 	graph_free(e->graph);
 	free(e->order);
 	e->graph = fresh;
 	e->order = order;
+	e->sched = sched;
 	for (size_t i = 0; i < graph->count; i++)
 		e->origin[i] = graph->nodes[i];
 	info->result = CU_GRAPH_EXEC_UPDATE_SUCCESS;
