@@ -23,6 +23,15 @@
 
 __global__ void empty_kernel() {}
 
+// One block busy for a while: what graph branches overlap.
+__global__ void busy_kernel(int *out, int iters)
+{
+	int x = threadIdx.x;
+	for (int i = 0; i < iters; i++)
+		x = x * 1664525 + 1013904223;
+	out[threadIdx.x] = x;
+}
+
 __global__ void vector_add(const float *a, const float *b, float *c, int n)
 {
 	int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -147,6 +156,49 @@ static void bench_graph()
 	CHECK(cudaStreamDestroy(s));
 }
 
+// @branches busy kernels, as independent branches or as one chain.
+static double busy_graph_us(int *out, bool branches)
+{
+	const int n = 4;
+	cudaStream_t s;
+	cudaGraph_t graph;
+	cudaGraphExec_t exec;
+	cudaGraphNode_t prev = nullptr, node;
+	int iters = 20000;
+	CHECK(cudaStreamCreate(&s));
+	CHECK(cudaGraphCreate(&graph, 0));
+	for (int i = 0; i < n; i++) {
+		int *slot = out + 32 * i;
+		void *args[] = { &slot, &iters };
+		cudaKernelNodeParams p = {};
+		p.func = (void *)busy_kernel;
+		p.gridDim = dim3(1);
+		p.blockDim = dim3(32);
+		p.kernelParams = args;
+		CHECK(cudaGraphAddKernelNode(&node, graph, branches ? nullptr : &prev,
+					     branches || !prev ? 0 : 1, &p));
+		prev = node;
+	}
+	CHECK(cudaGraphInstantiate(&exec, graph, 0));
+	double us = median_us(9, [&] {
+		CHECK(cudaGraphLaunch(exec, s));
+		CHECK(cudaStreamSynchronize(s));
+	});
+	CHECK(cudaGraphExecDestroy(exec));
+	CHECK(cudaGraphDestroy(graph));
+	CHECK(cudaStreamDestroy(s));
+	return us;
+}
+
+static void bench_graph_branches()
+{
+	int *out;
+	CHECK(cudaMalloc(&out, 4 * 32 * sizeof(int)));
+	report("graph_4_busy_kernels_chain", busy_graph_us(out, false), "us");
+	report("graph_4_busy_kernels_branches", busy_graph_us(out, true), "us");
+	CHECK(cudaFree(out));
+}
+
 static void bench_vector_add()
 {
 	const int n = 1 << 16;
@@ -172,6 +224,7 @@ int main()
 	bench_events();
 	bench_copies();
 	bench_graph();
+	bench_graph_branches();
 	bench_vector_add();
 	return 0;
 }
