@@ -173,12 +173,14 @@ enum fatbin_status fatbin_walk(const void *image, size_t size,
 		off += CONTAINER_HEADER + rd64(base + off + 8);
 		off = ALIGN_UP(off, 8);
 		e.container++;
-		if (!size) {
-			/* Without a size, another container may follow: peek. */
-			if (rd32(base + off) != FATBIN_CONTAINER_MAGIC)
-				break;
-			continue;
-		}
+		/*
+		 * Without a size the image is one container, as a
+		 * registration wrapper's: the bytes after it belong to
+		 * another unit (nvcc places each unit's container, and the
+		 * -rdc ones, right after the device-linked one).
+		 */
+		if (!size)
+			break;
 		if (off >= size)
 			break;
 		if (size - off >= CONTAINER_HEADER &&
@@ -265,7 +267,8 @@ struct tu_choice {
 	const char *name;
 	size_t name_len;
 	struct fatbin_entry_info best;	/* kind 0: none fits yet */
-	unsigned lowest_arch;		/* for the error message */
+	unsigned lowest_arch;		/* of its PTX; ~0u: it has none */
+	bool device_elf;		/* has SASS a real sm_N would run */
 };
 
 struct collect {
@@ -299,15 +302,19 @@ static enum fatbin_status collect_entry(void *user,
 					char *err, size_t err_len)
 {
 	struct collect *c = user;
-	if (e->kind == FATBIN_KIND_ELF) {
-		c->elf_entries++;
-		return FATBIN_OK;
-	}
-	if (e->kind != FATBIN_KIND_PTX)
+	if (e->kind != FATBIN_KIND_PTX && e->kind != FATBIN_KIND_ELF)
 		return FATBIN_OK;	/* other kinds carry nothing we run */
 	struct tu_choice *t = find_tu(c, c->image + e->container_offset, e);
 	if (!t)
 		return fail(FATBIN_NO_MEMORY, err, err_len, "out of memory");
+	if (e->kind == FATBIN_KIND_ELF) {
+		c->elf_entries++;
+		/* SASS runs on its major arch, minor up (sm_80 on sm_86). */
+		if (e->arch / 10 == c->device_arch / 10 &&
+		    e->arch <= c->device_arch)
+			t->device_elf = true;
+		return FATBIN_OK;
+	}
 	if (e->arch < t->lowest_arch)
 		t->lowest_arch = e->arch;
 	if (e->arch <= c->device_arch &&
@@ -372,6 +379,17 @@ static enum fatbin_status collect_fatbin(const uint8_t *image, size_t size,
 	for (size_t i = 0; st == FATBIN_OK && i < c.tus.len; i++) {
 		const struct tu_choice *t =
 			&VEC_AT(c.tus, struct tu_choice, i);
+		if (t->lowest_arch == ~0u)
+			continue;	/* SASS only: nothing for us */
+		/*
+		 * A unit whose PTX is newer than the device but which a
+		 * real GPU runs from SASS is left out: -rdc programs built
+		 * for PTX alone carry libcudadevrt so, with compute_121 PTX
+		 * and SASS for every arch. Only a link-time reference can
+		 * reach its code, and the linker reports that one.
+		 */
+		if (!t->best.kind && t->device_elf)
+			continue;
 		if (!t->best.kind) {
 			st = fail(FATBIN_NO_PTX, err, err_len,
 				  "%.*s%sPTX only for compute_%u and above, "
@@ -383,7 +401,9 @@ static enum fatbin_status collect_fatbin(const uint8_t *image, size_t size,
 		}
 		st = emit_tu(t, out, err, err_len);
 	}
-	*units += (unsigned)c.tus.len;
+	for (size_t i = 0; i < c.tus.len; i++)
+		if (VEC_AT(c.tus, struct tu_choice, i).lowest_arch != ~0u)
+			(*units)++;
 	*elves += c.elf_entries;
 	vec_free(&c.tus);
 	return st;

@@ -40,7 +40,7 @@ struct fatbin_ptx_list {
  * compute capability @device_arch (major * 10 + minor): for each unit, the
  * PTX entry of highest arch <= @device_arch. @image_size bounds reads when
  * known; pass 0 when the image is only known by its pointer (registration
- * wrappers), in which case sizes are taken from the headers.
+ * wrappers): it is then one container, sized by its header.
  * On failure, @err receives a one-line reason.
  */
 enum fatbin_status fatbin_collect_ptx(const void *image, size_t image_size,

@@ -63,8 +63,7 @@ typedef enum fatbin_status (*fatbin_entry_fn)(void *user,
 
 /*
  * Walks every entry of every container of the fatbin at @image. With
- * @size 0 the containers' own sizes bound the walk, and a further
- * container is looked for right after each one (8-byte aligned).
+ * @size 0 the image is one container, bounded by its header's size.
  * @size_out, when not NULL, receives the bytes the containers span.
  */
 enum fatbin_status fatbin_walk(const void *image, size_t size,

@@ -22,7 +22,8 @@ CORPUS_FATBINS := \
 	$(patsubst %,$(CORPUS_OUT)/vector_add.%.fatbin,$(CORPUS_COMPRESS)) \
 	$(CORPUS_OUT)/rdc_a.rdc.fatbin
 CORPUS_EXES := $(CORPUS_OUT)/vector_add.exe $(CORPUS_OUT)/vector_add.rdc.exe \
-	$(CORPUS_OUT)/vector_add.speed.exe $(CORPUS_OUT)/rdc.exe
+	$(CORPUS_OUT)/vector_add.speed.exe $(CORPUS_OUT)/rdc.exe \
+	$(CORPUS_OUT)/vector_add.rdcptx.exe
 # Hand-written PTX (tests/ptx/hand/) for what nvcc rarely emits.
 CORPUS_HAND := $(patsubst $(CORPUS_SRC)/hand/%.ptx,$(CORPUS_OUT)/hand.%.ptx,\
 	$(wildcard $(CORPUS_SRC)/hand/*.ptx))
@@ -58,6 +59,11 @@ $(CORPUS_OUT)/vector_add.exe: $(CORPUS_SRC)/vector_add.cu | $(CORPUS_OUT)/
 $(CORPUS_OUT)/vector_add.rdc.exe: $(CORPUS_SRC)/vector_add.cu | $(CORPUS_OUT)/
 	$(call quiet,NVCC,$@)$(CORPUS_NVCC) -DWITH_MAIN -rdc=true -cudart shared \
 		$(CORPUS_GENCODE) $< -o $@
+# -rdc with PTX alone (cuda-samples' CMake default): nothing is device-linked,
+# and libcudadevrt rides along as SASS plus compute_121 PTX.
+$(CORPUS_OUT)/vector_add.rdcptx.exe: $(CORPUS_SRC)/vector_add.cu | $(CORPUS_OUT)/
+	$(call quiet,NVCC,$@)$(CORPUS_NVCC) -DWITH_MAIN -rdc=true -cudart shared \
+		-gencode arch=compute_75,code=compute_75 $< -o $@
 $(CORPUS_OUT)/vector_add.speed.exe: $(CORPUS_SRC)/vector_add.cu | $(CORPUS_OUT)/
 	$(call quiet,NVCC,$@)$(CORPUS_NVCC) -DWITH_MAIN --compress-mode=speed $(CORPUS_GENCODE) \
 		$< -o $@

@@ -172,6 +172,15 @@ struct wrapper {
 	const void *const *rel;
 };
 
+/* The container after @c: 16-byte header, entries, 8-byte alignment. */
+static const uint8_t *next_container(const uint8_t *c)
+{
+	uint64_t size;
+
+	memcpy(&size, c + 8, sizeof(size));
+	return c + ((16 + size + 7) & ~(uint64_t)7);
+}
+
 static bool test_wrappers(void)
 {
 	size_t len, size, rsize;
@@ -186,12 +195,39 @@ static bool test_wrappers(void)
 	struct wrapper v2 = { FATBIN_WRAPPER_MAGIC, 2, linked, rel_list };
 	struct wrapper v3 = { FATBIN_WRAPPER_MAGIC, 3, rel, NULL };
 	bool ok = linked && rel;
-	ok = ok && collect(&v1, 0, 75, &l, FATBIN_OK, NULL) && l.count == 2;
+	/* a wrapper's fatbin is one unit's container, not what follows */
+	ok = ok && collect(&v1, 0, 75, &l, FATBIN_OK, NULL) && l.count == 1;
 	fatbin_ptx_list_free(&l);
+	ok = ok && rsize > 16 && (rel_list[1] = next_container(rel));
 	ok = ok && collect(&v2, 0, 80, &l, FATBIN_OK, NULL) && l.count == 2 &&
 	     l.items[0].arch == 80;
 	fatbin_ptx_list_free(&l);
 	ok = ok && collect(&v3, 0, 75, &l, FATBIN_UNSUPPORTED, "version 3");
+	free(img);
+	return ok;
+}
+
+/*
+ * -rdc with PTX alone, as nvcc lays it out: the device-linked fatbin is an
+ * empty container right before __nv_relfatbin, whose units the wrapper
+ * lists: ours (compute_75), then libcudadevrt's (SASS and compute_121).
+ */
+static bool test_rdc_ptx_only(void)
+{
+	size_t len, size, rsize;
+	uint8_t *img = corpus_file("vector_add.rdcptx.exe", &len);
+	const uint8_t *linked = img ? elf_section(img, len, ".nv_fatbin",
+						  &size) : NULL;
+	const uint8_t *rel = img ? elf_section(img, len, "__nv_relfatbin",
+					       &rsize) : NULL;
+	struct fatbin_ptx_list l = { 0 };
+	const void *rel_list[3] = { rel, NULL, NULL };
+	struct wrapper v2 = { FATBIN_WRAPPER_MAGIC, 2, linked, rel_list };
+	bool ok = linked && rel && rsize > 16;
+	ok = ok && (rel_list[1] = next_container(rel));
+	ok = ok && collect(&v2, 0, 80, &l, FATBIN_OK, NULL) && l.count == 1 &&
+	     l.items[0].arch == 75;
+	fatbin_ptx_list_free(&l);
 	free(img);
 	return ok;
 }
@@ -240,7 +276,7 @@ static bool test_malformed(void)
 
 int main(void)
 {
-	tap_plan(ARRAY_LEN_MODES + 8);
+	tap_plan(ARRAY_LEN_MODES + 9);
 	for (size_t i = 0; i < ARRAY_LEN_MODES; i++)
 		tap_ok(test_mode(modes[i]), "fatbin --compress-mode=%s",
 		       modes[i]);
@@ -253,6 +289,7 @@ int main(void)
 	       "-rdc executable: __nv_relfatbin");
 	tap_ok(test_rdc_exe(), "two -rdc units: collected and linked");
 	tap_ok(test_wrappers(), "registration wrappers v1, v2, bad version");
+	tap_ok(test_rdc_ptx_only(), "-rdc PTX only: libcudadevrt's SASS unit left out");
 	tap_ok(test_raw_ptx(), "raw PTX text");
 	tap_ok(test_malformed(), "malformed images fail with a reason");
 	free(reference_ptx);
