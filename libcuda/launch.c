@@ -297,6 +297,14 @@ static CUresult flags_of_attributes(const CUlaunchConfig *config,
 			if (a->value.cooperative)
 				*flags |= PTX_LAUNCH_COOPERATIVE;
 			break;
+		case CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION:
+			/*
+			 * Leave to overlap the previous kernel of the stream
+			 * (PDL), not a duty: launches run in stream order,
+			 * which any PDL program allows. Thrust and CUB ask
+			 * for it on every launch.
+			 */
+			break;
 		case CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION:
 			/* Clusters of one CTA are plain launches. */
 			if (a->value.clusterDim.x * a->value.clusterDim.y *
@@ -357,7 +365,16 @@ CUDA_EXPORT CUresult cuFuncGetAttribute(int *value, CUfunction_attribute attr,
 		*value = f->info.num_regs;
 		return CUDA_SUCCESS;
 	case CU_FUNC_ATTRIBUTE_PTX_VERSION:
+		/*
+		 * The virtual arch the PTX was written for, not the
+		 * device's: CUB picks its tuning policy by an exact match
+		 * with the archs it was compiled for, and fails with
+		 * cudaErrorInvalidDeviceFunction otherwise.
+		 */
+		*value = (int)f->info.ptx_arch;
+		return CUDA_SUCCESS;
 	case CU_FUNC_ATTRIBUTE_BINARY_VERSION:
+		/* What a GPU JIT-compiles PTX to: the device's arch. */
 		*value = f->module->ctx->dev->info.cc_major * 10 +
 			 f->module->ctx->dev->info.cc_minor;
 		return CUDA_SUCCESS;

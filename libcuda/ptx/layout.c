@@ -170,6 +170,7 @@ static void fill_info(struct ptx_kernel *k)
 	const struct ir_func *f = k->sym->func;
 	struct ptx_kernel_info *info = &k->info;
 	info->name = k->sym->name;
+	info->ptx_arch = k->sym->module->sm;
 	for (int i = 0; i < 3; i++)
 		info->reqntid[i] = f->reqntid[0] ? f->reqntid[i] : 0;
 	if (f->maxntid[0])

@@ -248,6 +248,16 @@ static void parse_ident_operand(struct parser *p, struct ir_operand *o)
 		}
 		return;
 	}
+	/*
+	 * WARP_SZ is PTX's predefined constant for the warp size, an
+	 * immediate (nvcc emits "mov.u32 %r, WARP_SZ;" for warpSize).
+	 */
+	if (tok_equals(&t, "WARP_SZ")) {
+		o->kind = OPND_IMM;
+		o->imm_kind = IMM_INT;
+		o->imm = 32;
+		return;
+	}
 	if (ptx_sreg_lookup(t.p, t.len, &sreg, &comp)) {
 		o->kind = OPND_SREG;
 		o->reg = sreg;

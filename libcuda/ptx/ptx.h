@@ -93,6 +93,7 @@ struct ptx_kernel_info {
 	uint32_t max_threads;		/* from .maxntid / .reqntid, or 0 */
 	uint32_t reqntid[3];		/* 0 when not required */
 	uint32_t num_regs;		/* registers per thread, estimated */
+	uint32_t ptx_arch;		/* .target sm_XX of its module: 75 */
 };
 
 void ptx_kernel_get_info(const struct ptx_kernel *kernel,

@@ -849,6 +849,36 @@ static bool test_faults(void)
 	return ok;
 }
 
+/*
+ * WARP_SZ, PTX's predefined constant: nvcc emits it for warpSize. And the
+ * kernel's PTX arch is its module's .target (CU_FUNC_ATTRIBUTE_PTX_VERSION).
+ */
+static bool test_warp_sz(void)
+{
+	static const char text[] =
+		HEAD ".visible .entry w(.param .u64 p)\n{\n"
+		"\t.reg .b32 %r<2>;\n\t.reg .b64 %rd<2>;\n"
+		"\tld.param.u64 %rd1, [p];\n\tmov.u32 %r1, WARP_SZ;\n"
+		"\tst.global.u32 [%rd1], %r1;\n\tret;\n}\n";
+	const char *texts[] = { text }, *names[] = { "warp_sz.ptx" };
+	char log[256] = "";
+	struct ptx_program *p = NULL;
+	bool ok = build_texts(texts, names, 1, &p, log, sizeof(log)) == PTX_OK;
+	uint32_t *buf = test_alloc(4);
+	struct launch_cfg cfg = cfg_1d(1, 1);
+	const void *args[] = { &buf };
+	struct ptx_kernel_info info = { 0 };
+	ok = ok && run_ok(p, "w", &cfg, args) && *buf == 32;
+	if (ok)
+		ptx_kernel_get_info(ptx_program_kernel(p, "w"), &info);
+	ok = ok && info.ptx_arch == 75;
+	if (!ok)
+		tap_diag("WARP_SZ: %s, got %u, arch %u", log, *buf,
+			 info.ptx_arch);
+	ptx_program_destroy(p);
+	return ok;
+}
+
 /* ---- hand-written PTX ---- */
 
 static bool test_jump_table(void)
@@ -1033,7 +1063,7 @@ static bool test_throughput(void)
 
 int main(void)
 {
-	tap_plan(33);
+	tap_plan(34);
 	tap_ok(test_vector_add("vector_add.sm75.ptx"), "vector_add (sm75)");
 	tap_ok(test_vector_add("vector_add.sm90.ptx"), "vector_add (sm90)");
 	tap_ok(test_int32(), "32-bit integer instructions");
@@ -1060,6 +1090,7 @@ int main(void)
 	tap_ok(test_printf(), "printf");
 	tap_ok(test_assert(), "assert fault");
 	tap_ok(test_faults(), "memory faults and trap");
+	tap_ok(test_warp_sz(), "WARP_SZ is the immediate 32; PTX arch");
 	tap_ok(test_jump_table(), "brx.idx jump table, exit in diverged code");
 	tap_ok(test_spin_and_deadlock(), "spinning warps yield; deadlock "
 					 "faults");
