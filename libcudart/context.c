@@ -14,6 +14,8 @@ static CUresult init_result;
  * except by cudaDeviceReset. */
 static pthread_mutex_t primary_lock = PTHREAD_MUTEX_INITIALIZER;
 static CUcontext primary[RT_MAX_DEVICES];
+/* Every primary context handle the runtime has held, reset ones too. */
+static CUcontext seen_primary[RT_MAX_DEVICES];
 
 static _Thread_local int current_device;
 static _Thread_local cudaError_t last_error = cudaSuccess;
@@ -48,6 +50,8 @@ static cudaError_t retain_primary(int device, CUcontext *ctx)
 	pthread_mutex_lock(&primary_lock);
 	if (!primary[device])
 		res = cuDevicePrimaryCtxRetain(&primary[device], device);
+	if (res == CUDA_SUCCESS)
+		seen_primary[device] = primary[device];
 	*ctx = primary[device];
 	pthread_mutex_unlock(&primary_lock);
 	return rt_error(res);
@@ -66,19 +70,91 @@ cudaError_t rt_primary(int device, CUcontext *ctx)
 	return retain_primary(device, ctx);
 }
 
-cudaError_t rt_enter(CUcontext *ctx)
+/* Whether @ctx is a primary context the runtime has held. */
+static bool is_runtime_primary(CUcontext ctx)
 {
-	cudaError_t err = rt_init();
-	CUcontext now;
+	bool found = false;
 
-	if (err != cudaSuccess)
-		return err;
-	err = retain_primary(current_device, ctx);
+	pthread_mutex_lock(&primary_lock);
+	for (int d = 0; d < RT_MAX_DEVICES && !found; d++)
+		found = ctx == seen_primary[d];
+	pthread_mutex_unlock(&primary_lock);
+	return found;
+}
+
+/* Whether @ctx is @dev's primary context, which the runtime may not hold. */
+static bool is_primary(CUcontext ctx, CUdevice dev)
+{
+	unsigned int flags;
+	CUcontext p;
+	int active;
+	bool yes;
+
+	if (is_runtime_primary(ctx))
+		return true;
+	if (cuDevicePrimaryCtxGetState(dev, &flags, &active) != CUDA_SUCCESS ||
+	    !active || cuDevicePrimaryCtxRetain(&p, dev) != CUDA_SUCCESS)
+		return false;
+	yes = p == ctx;
+	cuDevicePrimaryCtxRelease(dev);
+	return yes;
+}
+
+/*
+ * A context the driver API created and made current is the runtime's too,
+ * in place of the primary one (CUDA's "Interactions with the CUDA Driver
+ * API"), and its device becomes the thread's. A primary context, held or
+ * reset, takes the usual path, so that a reset one is retained again.
+ */
+static bool adopt_current(CUcontext *ctx)
+{
+	CUcontext now;
+	CUdevice dev;
+
+	if (cuCtxGetCurrent(&now) != CUDA_SUCCESS || !now ||
+	    cuCtxGetDevice(&dev) != CUDA_SUCCESS || dev < 0 ||
+	    dev >= RT_MAX_DEVICES || is_primary(now, dev))
+		return false;
+	current_device = dev;
+	*ctx = now;
+	return true;
+}
+
+bool rt_current_is_primary(void)
+{
+	CUcontext now;
+	bool yes;
+
+	if (cuCtxGetCurrent(&now) != CUDA_SUCCESS)
+		return false;
+	pthread_mutex_lock(&primary_lock);
+	yes = now && now == primary[current_device];
+	pthread_mutex_unlock(&primary_lock);
+	return yes;
+}
+
+/* Makes the thread's device's primary context current. */
+static cudaError_t enter_primary(CUcontext *ctx)
+{
+	CUcontext now;
+	cudaError_t err = retain_primary(current_device, ctx);
+
 	if (err != cudaSuccess)
 		return err;
 	if (cuCtxGetCurrent(&now) == CUDA_SUCCESS && now == *ctx)
 		return cudaSuccess;
 	return rt_error(cuCtxSetCurrent(*ctx));
+}
+
+cudaError_t rt_enter(CUcontext *ctx)
+{
+	cudaError_t err = rt_init();
+
+	if (err != cudaSuccess)
+		return err;
+	if (adopt_current(ctx))
+		return cudaSuccess;
+	return enter_primary(ctx);
 }
 
 void rt_forget_device(int device)
@@ -118,14 +194,21 @@ CUDART_EXPORT cudaError_t cudaSetDevice(int device)
 	if (device < 0 || device >= count)
 		return rt_return(cudaErrorInvalidDevice);
 	current_device = device;
-	/* cudaSetDevice initialises the device's primary context now. */
-	return rt_return(rt_enter(&ctx));
+	/*
+	 * cudaSetDevice initialises the device's primary context now and
+	 * makes it current, in place of any driver API context.
+	 */
+	return rt_return(enter_primary(&ctx));
 }
 
 CUDART_EXPORT cudaError_t cudaGetDevice(int *device)
 {
+	CUcontext ctx;
+
 	if (!device)
 		return rt_return(cudaErrorInvalidValue);
+	if (rt_init() == cudaSuccess)
+		adopt_current(&ctx);	/* a driver API context's device */
 	*device = current_device;
 	return cudaSuccess;
 }

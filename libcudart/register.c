@@ -253,6 +253,13 @@ cudaError_t rt_fatbin_module(struct rt_fatbin *fb, int device,
 {
 	CUresult res = CUDA_SUCCESS;
 
+	/*
+	 * Modules are loaded once per device, in its primary context: the
+	 * runtime's kernels and variables in a context the driver API
+	 * created are not supported yet (docs/compatibility.md).
+	 */
+	if (!rt_current_is_primary())
+		return cudaErrorNotSupported;
 	pthread_mutex_lock(&fb->lock);
 	if (!fb->modules[device])
 		res = cuModuleLoadFatBinary(&fb->modules[device], fb->image);
@@ -267,6 +274,8 @@ cudaError_t rt_function_get(struct rt_function *fn, CUfunction *out)
 	CUmodule module;
 	cudaError_t err;
 
+	if (!rt_current_is_primary())
+		return cudaErrorNotSupported;	/* see rt_fatbin_module */
 	if (fn->functions[device]) {
 		*out = fn->functions[device];
 		return cudaSuccess;

@@ -9,6 +9,8 @@
 #ifndef VCUDA_RT_H
 #define VCUDA_RT_H
 
+#include <stdbool.h>
+
 #include <cuda.h>
 #include <cuda_runtime_api.h>
 
@@ -30,10 +32,14 @@ cudaError_t rt_return(cudaError_t err);
 cudaError_t rt_init(void);
 
 /*
- * Makes the calling thread's device's primary context current (retaining
- * it on first use in the process) and returns it.
+ * Returns the context runtime calls work in: one the driver API made
+ * current, or else the calling thread's device's primary context, made
+ * current (and retained on first use in the process).
  */
 cudaError_t rt_enter(CUcontext *ctx);
+
+/* Whether the current context is the thread's device's primary one. */
+bool rt_current_is_primary(void);
 
 /*
  * @device's primary context, retained by the runtime on first use,
