@@ -327,7 +327,9 @@ CUDA_EXPORT CUresult cuCtxPushCurrent(CUcontext ctx)
 
 	if (res != CUDA_SUCCESS)
 		return res;
-	if (!ctx || !is_live(ctx))
+	if (!ctx)	/* NVIDIA's driver says so (tests/api/legacy_api) */
+		return CUDA_ERROR_INVALID_VALUE;
+	if (!is_live(ctx))
 		return CUDA_ERROR_INVALID_CONTEXT;
 	if (ctx_depth == CTX_STACK_MAX)
 		return CUDA_ERROR_OUT_OF_MEMORY;
@@ -454,7 +456,9 @@ CUDA_EXPORT CUresult cuCtxDestroy(CUcontext ctx)
 
 	if (res != CUDA_SUCCESS)
 		return res;
-	if (!ctx || !is_live(ctx) || ctx->is_primary)
+	if (!ctx)	/* NVIDIA's driver says so (tests/api/legacy_api) */
+		return CUDA_ERROR_INVALID_VALUE;
+	if (!is_live(ctx) || ctx->is_primary)
 		return CUDA_ERROR_INVALID_CONTEXT;
 	ctx_destroy(ctx);
 	if (ctx_depth && !ctx_stack[ctx_depth - 1])

@@ -145,6 +145,43 @@ CUDA_EXPORT CUresult cuDeviceComputeCapability(int *major, int *minor,
 	return CUDA_SUCCESS;
 }
 
+/*
+ * Deprecated, but still in CUDA 13's cuda.h and looked up by programs that
+ * load the driver with dlsym (cuda-samples' matrixMulDynlinkJIT): every
+ * field is a device attribute.
+ */
+CUDA_EXPORT CUresult cuDeviceGetProperties(CUdevprop *prop, CUdevice dev)
+{
+	static const CUdevice_attribute attrs[] = {
+		CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
+		CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X,
+		CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y,
+		CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z,
+		CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X,
+		CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y,
+		CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z,
+		CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK,
+		CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY,
+		CU_DEVICE_ATTRIBUTE_WARP_SIZE,
+		CU_DEVICE_ATTRIBUTE_MAX_PITCH,
+		CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK,
+		CU_DEVICE_ATTRIBUTE_CLOCK_RATE,
+		CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT,
+	};
+	int v[sizeof(attrs) / sizeof(attrs[0])];
+	struct vc_device *vd;
+	CUresult res = lookup(dev, prop, &vd);
+
+	for (size_t i = 0; res == CUDA_SUCCESS && i < sizeof(v) / sizeof(v[0]);
+	     i++)
+		res = cuDeviceGetAttribute(&v[i], attrs[i], dev);
+	if (res != CUDA_SUCCESS)
+		return res;
+	_Static_assert(sizeof(*prop) == sizeof(v), "CUdevprop is 14 ints");
+	memcpy(prop, v, sizeof(v));
+	return CUDA_SUCCESS;
+}
+
 CUDA_EXPORT CUresult cuDeviceGetAttribute(int *value, CUdevice_attribute attr,
 					  CUdevice dev)
 {

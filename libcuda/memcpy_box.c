@@ -7,6 +7,7 @@
  * calls); otherwise the CPU walks it row by row, after the stream (or,
  * for synchronous calls, the whole context) is idle.
  */
+#include <stdbool.h>
 #include <string.h>
 
 #include "api.h"
@@ -75,6 +76,26 @@ static CUresult check_box(const struct copy_box *b)
 	return CUDA_SUCCESS;
 }
 
+/* @n units from @start fit in @extent, without overflow. */
+static bool fits(uint64_t start, uint64_t n, uint64_t extent)
+{
+	return start <= extent && n <= extent - start;
+}
+
+/* An array side must stay inside the array, as on a GPU. */
+static CUresult check_array_extent(const struct side *s, size_t width,
+				   size_t height, size_t depth)
+{
+	const struct CUarray_st *a = s->array;
+
+	if (s->type != CU_MEMORYTYPE_ARRAY || !a)
+		return CUDA_SUCCESS;
+	if (!fits(s->x, width, a->desc.Width * a->texel_bytes) ||
+	    !fits(s->y, height, a->rows) || !fits(s->z, depth, a->slices))
+		return CUDA_ERROR_INVALID_VALUE;
+	return CUDA_SUCCESS;
+}
+
 static CUresult make_box(const struct side *src, const struct side *dst,
 			 size_t width, size_t height, size_t depth,
 			 struct copy_box *b)
@@ -82,7 +103,11 @@ static CUresult make_box(const struct side *src, const struct side *dst,
 	CUresult res;
 
 	memset(b, 0, sizeof(*b));
-	res = resolve_side(src, &b->src, &b->src_pitch, &b->src_slice);
+	res = check_array_extent(src, width, height, depth);
+	if (res == CUDA_SUCCESS)
+		res = check_array_extent(dst, width, height, depth);
+	if (res == CUDA_SUCCESS)
+		res = resolve_side(src, &b->src, &b->src_pitch, &b->src_slice);
 	if (res == CUDA_SUCCESS)
 		res = resolve_side(dst, &b->dst, &b->dst_pitch, &b->dst_slice);
 	if (res != CUDA_SUCCESS)

@@ -7,7 +7,8 @@ API_TESTS := $(B)/tests/api/driver_api $(B)/tests/api/error_strings \
 	$(B)/tests/api/link_api $(B)/tests/api/memory_api \
 	$(B)/tests/api/runtime_api $(B)/tests/api/peer_api \
 	$(B)/tests/api/ipc_api $(B)/tests/api/vmm_api \
-	$(B)/tests/api/mempool_api
+	$(B)/tests/api/mempool_api $(B)/tests/api/ctx_api \
+	$(B)/tests/api/legacy_api
 
 $(B)/tests/api/driver_api: $(TOP)/tests/api/driver_api.c $(LIBCUDA)
 	@mkdir -p $(@D)
@@ -39,9 +40,14 @@ $(B)/tests/api/memory_api: $(TOP)/tests/api/memory_api.cu $(LIBCUDA)
 	@mkdir -p $(@D)
 	$(call quiet,NVCC,$@)$(NVCC) $(SAMPLE_NVCC_FLAGS) -L$(B)/lib -lcuda -o $@ $<
 
+$(B)/tests/api/legacy_api: $(TOP)/tests/api/legacy_api.cu $(LIBCUDA)
+	@mkdir -p $(@D)
+	$(call quiet,NVCC,$@)$(NVCC) $(SAMPLE_NVCC_FLAGS) -L$(B)/lib -lcuda -ldl -o $@ $<
+
 # Multi-device and sharing tests: runtime and driver calls, two processes.
 $(B)/tests/api/peer_api $(B)/tests/api/ipc_api $(B)/tests/api/vmm_api \
-$(B)/tests/api/mempool_api: $(B)/tests/api/%: $(TOP)/tests/api/%.cu \
+$(B)/tests/api/mempool_api $(B)/tests/api/ctx_api: \
+		$(B)/tests/api/%: $(TOP)/tests/api/%.cu \
 		$(TOP)/tests/api/api_test.h $(LIBCUDA)
 	@mkdir -p $(@D)
 	$(call quiet,NVCC,$@)$(NVCC) $(SAMPLE_NVCC_FLAGS) -L$(B)/lib -lcuda -o $@ $<
