@@ -272,6 +272,29 @@ CUDA_EXPORT CUresult cuStreamBeginCapture(CUstream handle,
 	return CUDA_SUCCESS;
 }
 
+struct CUgraph_st *capture_graph(const struct CUstream_st *s)
+{
+	return s->capture->graph;
+}
+
+void capture_stream_gone(struct CUstream_st *s)
+{
+	struct capture *c = s->capture;
+
+	if (!c)
+		return;
+	/* A stream that joined may go; its nodes stay in the graph. */
+	for (size_t i = 0; i < c->nstreams; i++) {
+		if (c->streams[i] == s) {
+			c->streams[i] = c->streams[--c->nstreams];
+			break;
+		}
+	}
+	if (s == c->origin)
+		c->invalidated = true;
+	s->capture = NULL;
+}
+
 static void end_capture(struct capture *c)
 {
 	pthread_mutex_lock(&captures_lock);

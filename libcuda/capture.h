@@ -14,9 +14,14 @@
 #include <cuda.h>
 
 struct CUstream_st;
+struct CUgraph_st;
 struct CUfunc_st;
 
 bool stream_capturing(const struct CUstream_st *stream);
+/* The graph a capturing @stream adds to. */
+struct CUgraph_st *capture_graph(const struct CUstream_st *stream);
+/* @stream is being destroyed: it leaves its capture. */
+void capture_stream_gone(struct CUstream_st *stream);
 
 CUresult capture_kernel(struct CUstream_st *stream, struct CUfunc_st *f,
 			const uint32_t grid[3], const uint32_t block[3],

@@ -40,7 +40,7 @@ struct graph_mem {
 	CUmemAccessDesc *access;	/* as the node was given them */
 	size_t naccess;
 	bool allocated;
-	/* Freed by a free node, or once outside graphs: no more free nodes. */
+	/* Freed by a free node (no other), or once outside graphs. */
 	bool has_free_node, freed_outside;
 	uint32_t bo;			/* backing, or 0 */
 	struct devmap *map;
@@ -209,6 +209,18 @@ static struct graph_mem *at_locked(uint64_t va)
 	return m;
 }
 
+bool graph_mem_reserved(uint64_t va, uint64_t size)
+{
+	bool inside = false;
+
+	pthread_mutex_lock(&mems_lock);
+	for (struct graph_mem *m = mems; m && !inside; m = m->next)
+		inside = va >= m->va && va - m->va < m->asked &&
+			 size <= m->asked - (va - m->va);
+	pthread_mutex_unlock(&mems_lock);
+	return inside;
+}
+
 uint64_t graph_mem_address(const struct graph_mem *m)
 {
 	return m->va;
@@ -296,14 +308,32 @@ CUresult graph_mem_free(const struct vc_alloc *a, struct CUstream_st *s)
  * A free node may be added for an allocation of a graph once, and not
  * after it was freed outside graphs (NVIDIA's driver refuses then too).
  */
-static CUresult claim_free_node(uint64_t va)
+/* Whether @graph holds the allocation node of @m. */
+static bool allocates(const struct CUgraph_st *graph,
+		      const struct graph_mem *m)
+{
+	for (size_t i = 0; i < graph->count; i++)
+		if (graph->nodes[i]->type == CU_GRAPH_NODE_TYPE_MEM_ALLOC &&
+		    graph->nodes[i]->u.mem == m)
+			return true;
+	return false;
+}
+
+/*
+ * One free node per allocation. Once freed outside graphs, the
+ * allocating graph may not get one any more (NVIDIA's driver refuses it,
+ * tests/api/mempool_api); another graph may, to free a later launch's
+ * allocation (cuda-samples' graphMemoryNodes does).
+ */
+static CUresult claim_free_node(const struct CUgraph_st *graph, uint64_t va)
 {
 	struct graph_mem *m;
 	CUresult res = CUDA_SUCCESS;
 
 	pthread_mutex_lock(&mems_lock);
 	m = at_locked(va);
-	if (!m || m->has_free_node || m->freed_outside)
+	if (!m || m->has_free_node ||
+	    (m->freed_outside && allocates(graph, m)))
 		res = CUDA_ERROR_INVALID_VALUE;
 	else
 		m->has_free_node = true;
@@ -353,7 +383,7 @@ CUresult graph_mem_capture_alloc(struct CUstream_st *s, uint64_t size,
 
 CUresult graph_mem_capture_free(struct CUstream_st *s, uint64_t va)
 {
-	CUresult res = claim_free_node(va);
+	CUresult res = claim_free_node(capture_graph(s), va);
 
 	return res == CUDA_SUCCESS ? capture_mem_free(s, va) : res;
 }
@@ -443,7 +473,7 @@ CUDA_EXPORT CUresult cuGraphAddMemFreeNode(CUgraphNode *out, CUgraph graph,
 
 	if (!out || !graph)
 		return CUDA_ERROR_INVALID_VALUE;
-	res = claim_free_node(dptr);
+	res = claim_free_node(graph, dptr);
 	if (res != CUDA_SUCCESS)
 		return res;
 	res = graph_add_node(graph, CU_GRAPH_NODE_TYPE_MEM_FREE, deps, ndeps,

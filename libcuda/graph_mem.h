@@ -34,6 +34,11 @@ void graph_mem_put(struct graph_mem *m);
 /* Launch: the allocation node, and a free (node or API) on @s. */
 CUresult graph_mem_launch_alloc(struct graph_mem *m);
 CUresult graph_mem_launch_free(uint64_t va, struct CUstream_st *s);
+/*
+ * Whether [@va, @va + @size) lies in one graph allocation's reserved
+ * range: what captured work may name before any launch backs it.
+ */
+bool graph_mem_reserved(uint64_t va, uint64_t size);
 /* The address of @m, the same for every launch. */
 uint64_t graph_mem_address(const struct graph_mem *m);
 /* Whether a launch may allocate @m now (it is not allocated). */

@@ -19,6 +19,7 @@
 #include "api.h"
 #include "alloc_table.h"
 #include "context.h"
+#include "graph_mem.h"
 #include "capture.h"
 #include "memcpy.h"
 #include "stream.h"
@@ -214,6 +215,17 @@ enum range_kind classify(struct CUctx_st *ctx, uint64_t addr,
 						       : RANGE_PAGEABLE;
 }
 
+/*
+ * Device memory that work captured on @s may name: the context's own,
+ * and, while @s captures, graph allocations not backed until a launch.
+ */
+static bool device_target(struct CUctx_st *ctx, struct CUstream_st *s,
+			  uint64_t addr, size_t size)
+{
+	return classify(ctx, addr, size) == RANGE_VISIBLE ||
+	       (stream_capturing(s) && graph_mem_reserved(addr, size));
+}
+
 /* Requirements a copy direction puts on its sides. */
 #define NEED_DEVICE_DST 1u
 #define NEED_DEVICE_SRC 2u
@@ -231,13 +243,15 @@ static CUresult copy_async(uint64_t dst, uint64_t src, size_t bytes,
 		return res;
 	if (!dst || !src)
 		return CUDA_ERROR_INVALID_VALUE;
+	s = stream_resolve(ctx, hstream);
 	kd = classify(ctx, dst, bytes);
 	ks = classify(ctx, src, bytes);
 	if (kd == RANGE_INVALID || ks == RANGE_INVALID ||
-	    ((need & NEED_DEVICE_DST) && kd != RANGE_VISIBLE && !alloc_known(dst)) ||
-	    ((need & NEED_DEVICE_SRC) && ks != RANGE_VISIBLE && !alloc_known(src)))
+	    ((need & NEED_DEVICE_DST) && !device_target(ctx, s, dst, bytes) &&
+	     !alloc_known(dst)) ||
+	    ((need & NEED_DEVICE_SRC) && !device_target(ctx, s, src, bytes) &&
+	     !alloc_known(src)))
 		return CUDA_ERROR_INVALID_VALUE;
-	s = stream_resolve(ctx, hstream);
 	if (stream_capturing(s)) {
 		CUDA_MEMCPY3D p = {
 			.srcMemoryType = CU_MEMORYTYPE_UNIFIED, .srcDevice = src,
@@ -316,7 +330,8 @@ static CUresult memset_async(CUdeviceptr dst, uint32_t pattern,
 	if (res != CUDA_SUCCESS || count == 0)
 		return res;
 	if (dst % elem_size || count > SIZE_MAX / elem_size ||
-	    classify(ctx, dst, count * elem_size) != RANGE_VISIBLE)
+	    !device_target(ctx, stream_resolve(ctx, hstream), dst,
+			   count * elem_size))
 		return CUDA_ERROR_INVALID_VALUE;
 	if (stream_capturing(stream_resolve(ctx, hstream))) {
 		CUDA_MEMSET_NODE_PARAMS p = {

@@ -305,6 +305,7 @@ void stream_destroy(struct CUstream_st *s)
 		}
 	}
 	pthread_mutex_unlock(&ctx->lock);
+	capture_stream_gone(s);
 	free(s->capture_deps);
 	kmd_queue_destroy(ctx->dev->fd, s->compute_queue);
 	if (s->copy_queue)
