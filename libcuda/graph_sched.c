@@ -31,7 +31,7 @@ struct graph_sched {
 	size_t *dep_pos;		/* positions of each node's deps */
 	CUevent *done;			/* per position; NULL: not waited on */
 	unsigned int nlanes;
-	CUstream streams[MAX_LANES];	/* [0]: the launching stream */
+	CUstream streams[MAX_LANES];	/* [0] unused: the launching stream */
 	CUevent lane_end[MAX_LANES];
 	CUevent start;
 };
@@ -198,10 +198,15 @@ void graph_sched_destroy(struct graph_sched *s)
 	free(s);
 }
 
-/* Runs the node at @pos on its lane, after its dependencies elsewhere. */
-static CUresult run_at(struct graph_sched *s, size_t pos, graph_run_fn run)
+/*
+ * Runs the node at @pos on its lane (lane 0: @launch, the launching
+ * stream, which is the launch's, not the schedule's), after its
+ * dependencies elsewhere.
+ */
+static CUresult run_at(const struct graph_sched *s, size_t pos,
+		       CUstream launch, graph_run_fn run)
 {
-	CUstream stream = s->streams[s->lane[pos]];
+	CUstream stream = s->lane[pos] ? s->streams[s->lane[pos]] : launch;
 	CUresult res = CUDA_SUCCESS;
 
 	for (size_t d = s->dep_first[pos];
@@ -219,18 +224,17 @@ static CUresult run_at(struct graph_sched *s, size_t pos, graph_run_fn run)
 	return res;
 }
 
-CUresult graph_sched_run(struct graph_sched *s, CUstream stream,
+CUresult graph_sched_run(const struct graph_sched *s, CUstream stream,
 			 graph_run_fn run)
 {
 	CUresult res = CUDA_SUCCESS, joined;
 
-	s->streams[0] = stream;
 	if (s->nlanes > 1)
 		res = cuEventRecord(s->start, stream);
 	for (unsigned int l = 1; l < s->nlanes && res == CUDA_SUCCESS; l++)
 		res = cuStreamWaitEvent(s->streams[l], s->start, 0);
 	for (size_t i = 0; i < s->count && res == CUDA_SUCCESS; i++)
-		res = run_at(s, i, run);
+		res = run_at(s, i, stream, run);
 	/* The launching stream's later work waits for every lane, even
 	 * after a failure part way: nothing may outlive the launch. */
 	for (unsigned int l = 1; l < s->nlanes; l++) {

@@ -32,7 +32,7 @@ void graph_sched_destroy(struct graph_sched *s);
  * that start after @stream's earlier work and that @stream's later work
  * waits for.
  */
-CUresult graph_sched_run(struct graph_sched *s, CUstream stream,
+CUresult graph_sched_run(const struct graph_sched *s, CUstream stream,
 			 graph_run_fn run);
 
 #endif
