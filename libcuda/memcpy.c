@@ -215,12 +215,8 @@ enum range_kind classify(struct CUctx_st *ctx, uint64_t addr,
 						       : RANGE_PAGEABLE;
 }
 
-/*
- * Device memory that work captured on @s may name: the context's own,
- * and, while @s captures, graph allocations not backed until a launch.
- */
-static bool device_target(struct CUctx_st *ctx, struct CUstream_st *s,
-			  uint64_t addr, size_t size)
+bool device_target(struct CUctx_st *ctx, struct CUstream_st *s,
+		   uint64_t addr, size_t size)
 {
 	return classify(ctx, addr, size) == RANGE_VISIBLE ||
 	       (stream_capturing(s) && graph_mem_reserved(addr, size));

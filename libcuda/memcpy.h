@@ -7,6 +7,7 @@
 #ifndef VCUDA_MEMCPY_H
 #define VCUDA_MEMCPY_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -19,5 +20,14 @@ enum range_kind {
 };
 
 enum range_kind classify(struct CUctx_st *ctx, uint64_t addr, size_t size);
+
+struct CUstream_st;
+/*
+ * Device memory that work for @s may name: the context's own and, while
+ * @s captures, graph allocations not backed until a launch (@s may be
+ * NULL: no capture).
+ */
+bool device_target(struct CUctx_st *ctx, struct CUstream_st *s,
+		   uint64_t addr, size_t size);
 
 #endif

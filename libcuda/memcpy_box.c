@@ -13,7 +13,6 @@
 #include "api.h"
 #include "array.h"
 #include "context.h"
-#include "graph_mem.h"
 #include "capture.h"
 #include "memcpy.h"
 #include "stream.h"
@@ -300,10 +299,8 @@ static CUresult memset_2d(CUdeviceptr dst, size_t pitch, uint32_t value,
 	if (dst % elem || (height > 1 && (pitch < width * elem || pitch % elem)))
 		return CUDA_ERROR_INVALID_VALUE;
 	len = (height - 1) * pitch + width * elem;
-	/* Captured sets may name graph allocations not backed yet. */
-	if (classify(ctx, dst, len) != RANGE_VISIBLE &&
-	    !(async && stream_capturing(stream_resolve(ctx, hstream)) &&
-	      graph_mem_reserved(dst, len)))
+	if (!device_target(ctx, async ? stream_resolve(ctx, hstream) : NULL,
+			   dst, len))
 		return CUDA_ERROR_INVALID_VALUE;
 	if (async && stream_capturing(stream_resolve(ctx, hstream)))
 		return capture_memset(stream_resolve(ctx, hstream),
