@@ -4,102 +4,81 @@
  * kin): one-row 2D copies with an array side, checked and run as
  * cuMemcpy2D does them (memcpy_box.c).
  */
+#include <stdbool.h>
+
 #include "api.h"
 
-/* A one-row copy of @bytes; the caller fills in the two sides. */
-static CUDA_MEMCPY2D row_copy(size_t bytes)
-{
-	return (CUDA_MEMCPY2D){ .WidthInBytes = bytes, .Height = 1 };
-}
+/* One end of a one-row copy; @offset is in bytes, for arrays only. */
+struct end {
+	CUmemorytype type;
+	const void *host;
+	CUdeviceptr device;
+	CUarray array;
+	size_t offset;
+};
 
-static void array_side_dst(CUDA_MEMCPY2D *p, CUarray a, size_t offset)
-{
-	p->dstMemoryType = CU_MEMORYTYPE_ARRAY;
-	p->dstArray = a;
-	p->dstXInBytes = offset;
-}
+#define HOST(p) ((struct end){ .type = CU_MEMORYTYPE_HOST, .host = (p) })
+#define DEVICE(d) ((struct end){ .type = CU_MEMORYTYPE_DEVICE, .device = (d) })
+#define ARRAY(a, off) \
+	((struct end){ .type = CU_MEMORYTYPE_ARRAY, .array = (a), .offset = (off) })
 
-static void array_side_src(CUDA_MEMCPY2D *p, CUarray a, size_t offset)
+static CUresult row_copy(struct end dst, struct end src, size_t bytes,
+			 CUstream stream, bool async)
 {
-	p->srcMemoryType = CU_MEMORYTYPE_ARRAY;
-	p->srcArray = a;
-	p->srcXInBytes = offset;
+	CUDA_MEMCPY2D p = {
+		.srcMemoryType = src.type, .srcHost = src.host,
+		.srcDevice = src.device, .srcArray = src.array,
+		.srcXInBytes = src.offset,
+		.dstMemoryType = dst.type, .dstHost = (void *)dst.host,
+		.dstDevice = dst.device, .dstArray = dst.array,
+		.dstXInBytes = dst.offset,
+		.WidthInBytes = bytes, .Height = 1,
+	};
+
+	return async ? cuMemcpy2DAsync(&p, stream) : cuMemcpy2D(&p);
 }
 
 CUDA_EXPORT CUresult cuMemcpyHtoA(CUarray dst, size_t dst_offset,
 				  const void *src, size_t bytes)
 {
-	CUDA_MEMCPY2D p = row_copy(bytes);
-
-	array_side_dst(&p, dst, dst_offset);
-	p.srcMemoryType = CU_MEMORYTYPE_HOST;
-	p.srcHost = src;
-	return cuMemcpy2D(&p);
+	return row_copy(ARRAY(dst, dst_offset), HOST(src), bytes, NULL, false);
 }
 
 CUDA_EXPORT CUresult cuMemcpyHtoAAsync(CUarray dst, size_t dst_offset,
 				       const void *src, size_t bytes,
 				       CUstream stream)
 {
-	CUDA_MEMCPY2D p = row_copy(bytes);
-
-	array_side_dst(&p, dst, dst_offset);
-	p.srcMemoryType = CU_MEMORYTYPE_HOST;
-	p.srcHost = src;
-	return cuMemcpy2DAsync(&p, stream);
+	return row_copy(ARRAY(dst, dst_offset), HOST(src), bytes, stream, true);
 }
 
 CUDA_EXPORT CUresult cuMemcpyAtoH(void *dst, CUarray src, size_t src_offset,
 				  size_t bytes)
 {
-	CUDA_MEMCPY2D p = row_copy(bytes);
-
-	array_side_src(&p, src, src_offset);
-	p.dstMemoryType = CU_MEMORYTYPE_HOST;
-	p.dstHost = dst;
-	return cuMemcpy2D(&p);
+	return row_copy(HOST(dst), ARRAY(src, src_offset), bytes, NULL, false);
 }
 
 CUDA_EXPORT CUresult cuMemcpyAtoHAsync(void *dst, CUarray src,
 				       size_t src_offset, size_t bytes,
 				       CUstream stream)
 {
-	CUDA_MEMCPY2D p = row_copy(bytes);
-
-	array_side_src(&p, src, src_offset);
-	p.dstMemoryType = CU_MEMORYTYPE_HOST;
-	p.dstHost = dst;
-	return cuMemcpy2DAsync(&p, stream);
+	return row_copy(HOST(dst), ARRAY(src, src_offset), bytes, stream, true);
 }
 
 CUDA_EXPORT CUresult cuMemcpyDtoA(CUarray dst, size_t dst_offset,
 				  CUdeviceptr src, size_t bytes)
 {
-	CUDA_MEMCPY2D p = row_copy(bytes);
-
-	array_side_dst(&p, dst, dst_offset);
-	p.srcMemoryType = CU_MEMORYTYPE_DEVICE;
-	p.srcDevice = src;
-	return cuMemcpy2D(&p);
+	return row_copy(ARRAY(dst, dst_offset), DEVICE(src), bytes, NULL, false);
 }
 
 CUDA_EXPORT CUresult cuMemcpyAtoD(CUdeviceptr dst, CUarray src,
 				  size_t src_offset, size_t bytes)
 {
-	CUDA_MEMCPY2D p = row_copy(bytes);
-
-	array_side_src(&p, src, src_offset);
-	p.dstMemoryType = CU_MEMORYTYPE_DEVICE;
-	p.dstDevice = dst;
-	return cuMemcpy2D(&p);
+	return row_copy(DEVICE(dst), ARRAY(src, src_offset), bytes, NULL, false);
 }
 
 CUDA_EXPORT CUresult cuMemcpyAtoA(CUarray dst, size_t dst_offset,
 				  CUarray src, size_t src_offset, size_t bytes)
 {
-	CUDA_MEMCPY2D p = row_copy(bytes);
-
-	array_side_dst(&p, dst, dst_offset);
-	array_side_src(&p, src, src_offset);
-	return cuMemcpy2D(&p);
+	return row_copy(ARRAY(dst, dst_offset), ARRAY(src, src_offset), bytes,
+			NULL, false);
 }

@@ -181,29 +181,44 @@ static const uint8_t *next_container(const uint8_t *c)
 	return c + ((16 + size + 7) & ~(uint64_t)7);
 }
 
+/* The device-linked and the relocatable fatbin sections of @name. */
+struct rdc_image {
+	uint8_t *img;
+	const uint8_t *linked, *rel;
+	size_t linked_size, rel_size;
+};
+
+static bool load_rdc_image(const char *name, struct rdc_image *r)
+{
+	size_t len;
+
+	*r = (struct rdc_image){ .img = corpus_file(name, &len) };
+	if (!r->img)
+		return false;
+	r->linked = elf_section(r->img, len, ".nv_fatbin", &r->linked_size);
+	r->rel = elf_section(r->img, len, "__nv_relfatbin", &r->rel_size);
+	return r->linked && r->rel && r->rel_size > 16;
+}
+
 static bool test_wrappers(void)
 {
-	size_t len, size, rsize;
-	uint8_t *img = corpus_file("rdc.exe", &len);
-	const uint8_t *linked = img ? elf_section(img, len, ".nv_fatbin",
-						  &size) : NULL;
-	const uint8_t *rel = img ? elf_section(img, len, "__nv_relfatbin",
-					       &rsize) : NULL;
+	struct rdc_image r;
+	bool ok = load_rdc_image("rdc.exe", &r);
+	const uint8_t *linked = r.linked, *rel = r.rel;
 	struct fatbin_ptx_list l = { 0 };
 	const void *rel_list[3] = { rel, NULL, NULL };
 	struct wrapper v1 = { FATBIN_WRAPPER_MAGIC, 1, rel, NULL };
 	struct wrapper v2 = { FATBIN_WRAPPER_MAGIC, 2, linked, rel_list };
 	struct wrapper v3 = { FATBIN_WRAPPER_MAGIC, 3, rel, NULL };
-	bool ok = linked && rel;
 	/* a wrapper's fatbin is one unit's container, not what follows */
 	ok = ok && collect(&v1, 0, 75, &l, FATBIN_OK, NULL) && l.count == 1;
 	fatbin_ptx_list_free(&l);
-	ok = ok && rsize > 16 && (rel_list[1] = next_container(rel));
+	ok = ok && (rel_list[1] = next_container(rel));
 	ok = ok && collect(&v2, 0, 80, &l, FATBIN_OK, NULL) && l.count == 2 &&
 	     l.items[0].arch == 80;
 	fatbin_ptx_list_free(&l);
 	ok = ok && collect(&v3, 0, 75, &l, FATBIN_UNSUPPORTED, "version 3");
-	free(img);
+	free(r.img);
 	return ok;
 }
 
@@ -214,21 +229,17 @@ static bool test_wrappers(void)
  */
 static bool test_rdc_ptx_only(void)
 {
-	size_t len, size, rsize;
-	uint8_t *img = corpus_file("vector_add.rdcptx.exe", &len);
-	const uint8_t *linked = img ? elf_section(img, len, ".nv_fatbin",
-						  &size) : NULL;
-	const uint8_t *rel = img ? elf_section(img, len, "__nv_relfatbin",
-					       &rsize) : NULL;
+	struct rdc_image r;
+	bool ok = load_rdc_image("vector_add.rdcptx.exe", &r);
 	struct fatbin_ptx_list l = { 0 };
-	const void *rel_list[3] = { rel, NULL, NULL };
-	struct wrapper v2 = { FATBIN_WRAPPER_MAGIC, 2, linked, rel_list };
-	bool ok = linked && rel && rsize > 16;
-	ok = ok && (rel_list[1] = next_container(rel));
+	const void *rel_list[3] = { r.rel, NULL, NULL };
+	struct wrapper v2 = { FATBIN_WRAPPER_MAGIC, 2, r.linked, rel_list };
+
+	ok = ok && (rel_list[1] = next_container(r.rel));
 	ok = ok && collect(&v2, 0, 80, &l, FATBIN_OK, NULL) && l.count == 1 &&
 	     l.items[0].arch == 75;
 	fatbin_ptx_list_free(&l);
-	free(img);
+	free(r.img);
 	return ok;
 }
 
