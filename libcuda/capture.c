@@ -394,7 +394,6 @@ CUDA_EXPORT CUresult cuStreamUpdateCaptureDependencies(CUstream handle,
 	struct CUstream_st *s;
 	CUresult res = ctx_enter(&ctx);
 
-	(void)edges;
 	if (res != CUDA_SUCCESS)
 		return res;
 	s = stream_resolve(ctx, handle);
@@ -402,6 +401,8 @@ CUDA_EXPORT CUresult cuStreamUpdateCaptureDependencies(CUstream handle,
 		return CUDA_ERROR_ILLEGAL_STATE;
 	if (ndeps && !deps)
 		return CUDA_ERROR_INVALID_VALUE;
+	if (!graph_edges_default(edges, ndeps))
+		return CUDA_ERROR_NOT_SUPPORTED;
 	if (flags == CU_STREAM_SET_CAPTURE_DEPENDENCIES)
 		set_deps(s, (struct CUgraphNode_st **)deps, ndeps);
 	else if (flags == CU_STREAM_ADD_CAPTURE_DEPENDENCIES)

@@ -481,14 +481,25 @@ CUDA_EXPORT CUresult cuGraphNodeGetDependencies(CUgraphNode n,
 	return list_nodes(n->deps, n->ndeps, deps, count);
 }
 
+bool graph_edges_default(const CUgraphEdgeData *edges, size_t count)
+{
+	static const CUgraphEdgeData plain;
+
+	for (size_t i = 0; edges && i < count; i++)
+		if (memcmp(&edges[i], &plain, sizeof(plain)))
+			return false;
+	return true;
+}
+
 CUDA_EXPORT CUresult cuGraphAddDependencies(CUgraph graph, const CUgraphNode *from,
 					    const CUgraphNode *to,
 					    const CUgraphEdgeData *edges,
 					    size_t count)
 {
-	(void)edges;	/* default edges only: completion to start */
 	if (!graph || (count && (!from || !to)))
 		return CUDA_ERROR_INVALID_VALUE;
+	if (!graph_edges_default(edges, count))
+		return CUDA_ERROR_NOT_SUPPORTED;
 	for (size_t i = 0; i < count; i++) {
 		struct CUgraphNode_st *t = to[i];
 		struct CUgraphNode_st **grown;

@@ -7,6 +7,7 @@
 #ifndef VCUDA_GRAPH_H
 #define VCUDA_GRAPH_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -55,6 +56,13 @@ CUresult graph_add_kernel(struct CUgraph_st *graph, const CUgraphNode *deps,
 			  const uint32_t block[3], unsigned int shared,
 			  const unsigned char *packed,
 			  struct CUgraphNode_st **out);
+
+/*
+ * Whether @edges (NULL: all default) are plain completion-to-start
+ * dependencies, the only kind vcuda's graphs have: programmatic ports
+ * and edge types are CUDA_ERROR_NOT_SUPPORTED.
+ */
+bool graph_edges_default(const CUgraphEdgeData *edges, size_t count);
 
 struct CUgraph_st *graph_new(void);
 void graph_free(struct CUgraph_st *graph);
