@@ -215,11 +215,18 @@ enum range_kind classify(struct CUctx_st *ctx, uint64_t addr,
 						       : RANGE_PAGEABLE;
 }
 
+/* A graph allocation that work captured on @s may name before a launch. */
+static bool captured_graph_mem(struct CUstream_st *s, uint64_t addr,
+			       size_t size)
+{
+	return stream_capturing(s) && graph_mem_reserved(addr, size);
+}
+
 bool device_target(struct CUctx_st *ctx, struct CUstream_st *s,
 		   uint64_t addr, size_t size)
 {
 	return classify(ctx, addr, size) == RANGE_VISIBLE ||
-	       (stream_capturing(s) && graph_mem_reserved(addr, size));
+	       captured_graph_mem(s, addr, size);
 }
 
 /* Requirements a copy direction puts on its sides. */
@@ -243,10 +250,10 @@ static CUresult copy_async(uint64_t dst, uint64_t src, size_t bytes,
 	kd = classify(ctx, dst, bytes);
 	ks = classify(ctx, src, bytes);
 	if (kd == RANGE_INVALID || ks == RANGE_INVALID ||
-	    ((need & NEED_DEVICE_DST) && !device_target(ctx, s, dst, bytes) &&
-	     !alloc_known(dst)) ||
-	    ((need & NEED_DEVICE_SRC) && !device_target(ctx, s, src, bytes) &&
-	     !alloc_known(src)))
+	    ((need & NEED_DEVICE_DST) && kd != RANGE_VISIBLE &&
+	     !alloc_known(dst) && !captured_graph_mem(s, dst, bytes)) ||
+	    ((need & NEED_DEVICE_SRC) && ks != RANGE_VISIBLE &&
+	     !alloc_known(src) && !captured_graph_mem(s, src, bytes)))
 		return CUDA_ERROR_INVALID_VALUE;
 	if (stream_capturing(s)) {
 		CUDA_MEMCPY3D p = {
