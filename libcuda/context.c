@@ -13,6 +13,7 @@
 #include "callback.h"
 #include "compute.h"
 #include "context.h"
+#include "export/export_table.h"
 #include "devmap.h"
 #include "ipc.h"
 #include "kmd.h"
@@ -164,6 +165,7 @@ void ctx_destroy(struct CUctx_st *ctx)
 	callbacks_wait_all(ctx);
 	ctx_flush_printf(ctx);
 	modules_unload_all(ctx);
+	context_storage_release(ctx);
 	while (ctx->streams)
 		stream_destroy(ctx->streams);
 	peer_ctx_destroyed(ctx);
@@ -367,14 +369,27 @@ CUDA_EXPORT CUresult cuCtxGetDevice(CUdevice *device)
 	return CUDA_SUCCESS;
 }
 
-CUDA_EXPORT CUresult cuCtxSynchronize(void)
+/* CUDA 12.9's forms name the context; NULL is the current one. */
+CUDA_EXPORT CUresult cuCtxGetDevice_v2(CUdevice *device, CUcontext ctx)
 {
 	CUresult res = driver_check_init();
-	struct CUctx_st *ctx;
+
+	if (res != CUDA_SUCCESS || !ctx)
+		return res != CUDA_SUCCESS ? res : cuCtxGetDevice(device);
+	if (!device)
+		return CUDA_ERROR_INVALID_VALUE;
+	*device = ctx->dev->ordinal;
+	return CUDA_SUCCESS;
+}
+
+CUDA_EXPORT CUresult cuCtxSynchronize_v2(CUcontext ctx)
+{
+	CUresult res = driver_check_init();
 
 	if (res != CUDA_SUCCESS)
 		return res;
-	ctx = ctx_current();
+	if (!ctx)
+		ctx = ctx_current();
 	if (!ctx)
 		return CUDA_ERROR_INVALID_CONTEXT;
 	res = ctx_synchronize(ctx);
@@ -382,6 +397,11 @@ CUDA_EXPORT CUresult cuCtxSynchronize(void)
 	/* Pools give memory back at synchronizations (their threshold). */
 	mempool_release_idle();
 	return res;
+}
+
+CUDA_EXPORT CUresult cuCtxSynchronize(void)
+{
+	return cuCtxSynchronize_v2(NULL);
 }
 
 CUDA_EXPORT CUresult cuCtxGetFlags(unsigned int *flags)
@@ -566,4 +586,29 @@ CUDA_EXPORT CUresult cuDevicePrimaryCtxSetFlags(CUdevice dev,
 		vd->primary->flags = flags;
 	pthread_mutex_unlock(&vd->primary_lock);
 	return CUDA_SUCCESS;
+}
+
+/*
+ * The first forms of the primary-context calls, from before CUDA 11's
+ * _v2: the same calls under their old names.
+ */
+CUDA_EXPORT CUresult primary_ctx_release_v1(CUdevice dev)
+	__asm__("cuDevicePrimaryCtxRelease");
+CUresult primary_ctx_release_v1(CUdevice dev)
+{
+	return cuDevicePrimaryCtxRelease(dev);
+}
+
+CUDA_EXPORT CUresult primary_ctx_reset_v1(CUdevice dev)
+	__asm__("cuDevicePrimaryCtxReset");
+CUresult primary_ctx_reset_v1(CUdevice dev)
+{
+	return cuDevicePrimaryCtxReset(dev);
+}
+
+CUDA_EXPORT CUresult primary_ctx_set_flags_v1(CUdevice dev, unsigned int flags)
+	__asm__("cuDevicePrimaryCtxSetFlags");
+CUresult primary_ctx_set_flags_v1(CUdevice dev, unsigned int flags)
+{
+	return cuDevicePrimaryCtxSetFlags(dev, flags);
 }

@@ -193,3 +193,11 @@ CUDA_EXPORT CUresult cuDeviceGetAttribute(int *value, CUdevice_attribute attr,
 	return device_attribute(vd, attr, value) ? CUDA_SUCCESS
 						 : CUDA_ERROR_INVALID_VALUE;
 }
+
+/* The first form, before MIG: the same UUID on vcuda, which has no MIG. */
+CUDA_EXPORT CUresult device_get_uuid_v1(CUuuid *uuid, CUdevice dev)
+	__asm__("cuDeviceGetUuid");
+CUresult device_get_uuid_v1(CUuuid *uuid, CUdevice dev)
+{
+	return cuDeviceGetUuid(uuid, dev);
+}
