@@ -128,7 +128,7 @@ CUresult graph_add_kernel(struct CUgraph_st *graph, const CUgraphNode *deps,
 	if (res != CUDA_SUCCESS)
 		return res;
 	k = &(*out)->u.kernel;
-	k->func = f;
+	k->func = function_resolve(f);	/* a CUkernel: its function here */
 	if (set_kernel_params(k, packed) != CUDA_SUCCESS) {
 		drop_last(graph);
 		return CUDA_ERROR_OUT_OF_MEMORY;

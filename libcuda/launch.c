@@ -237,6 +237,7 @@ static CUresult launch_kernel(struct CUfunc_st *f, const uint32_t grid[3],
 	struct CUctx_st *ctx;
 	CUresult res = ctx_enter(&ctx);
 
+	f = function_resolve(f);
 	if (res == CUDA_SUCCESS)
 		res = check_launch(ctx, f, grid, block, shared, flags);
 	if (res == CUDA_SUCCESS)
@@ -343,6 +344,7 @@ CUDA_EXPORT CUresult cuLaunchKernelEx(const CUlaunchConfig *config,
 CUDA_EXPORT CUresult cuFuncGetAttribute(int *value, CUfunction_attribute attr,
 					CUfunction f)
 {
+	f = function_resolve(f);
 	if (!value)
 		return CUDA_ERROR_INVALID_VALUE;
 	if (!f)
@@ -397,6 +399,7 @@ CUDA_EXPORT CUresult cuFuncSetAttribute(CUfunction f, CUfunction_attribute attr,
 {
 	const struct drm_vcuda_device_info *info;
 
+	f = function_resolve(f);
 	if (!f)
 		return CUDA_ERROR_INVALID_HANDLE;
 	info = &f->module->ctx->dev->info;
@@ -419,7 +422,7 @@ CUDA_EXPORT CUresult cuFuncSetAttribute(CUfunction f, CUfunction_attribute attr,
 
 CUDA_EXPORT CUresult cuFuncSetCacheConfig(CUfunction f, CUfunc_cache config)
 {
-	if (!f)
+	if (!function_resolve(f))
 		return CUDA_ERROR_INVALID_HANDLE;
 	/* A preference only; there is no L1/shared split to configure. */
 	return config <= CU_FUNC_CACHE_PREFER_EQUAL ? CUDA_SUCCESS

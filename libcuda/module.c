@@ -149,6 +149,8 @@ static CUresult build_program(struct CUmod_st *mod, const void *image,
 
 static void free_module(struct CUmod_st *mod)
 {
+	if (mod->library)
+		library_forget_module(mod);
 	for (size_t i = 0; i < mod->nvariables; i++)
 		mem_free(mod->variables[i]);
 	while (mod->functions) {
@@ -238,6 +240,7 @@ CUresult module_get_function(struct CUmod_st *mod, const char *name,
 	if (!f && (kernel = ptx_program_kernel(mod->program, name))) {
 		f = calloc(1, sizeof(*f));
 		if (f) {
+			f->magic = FUNCTION_MAGIC;
 			f->module = mod;
 			f->kernel = kernel;
 			ptx_kernel_get_info(kernel, &f->info);

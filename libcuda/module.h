@@ -8,6 +8,7 @@
 
 #include <pthread.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include <cuda.h>
 
@@ -15,7 +16,13 @@
 
 struct CUctx_st;
 
+/* First word of a function and of a library's kernel: CUDA accepts a
+ * CUkernel wherever it takes a CUfunction (function_resolve()). */
+#define FUNCTION_MAGIC 0x434e5546u	/* "FUNC" */
+#define KERNEL_MAGIC 0x4e52454bu	/* "KERN" */
+
 struct CUfunc_st {
+	uint32_t magic;			/* FUNCTION_MAGIC */
 	struct CUmod_st *module;
 	const struct ptx_kernel *kernel;
 	struct ptx_kernel_info info;
@@ -32,6 +39,7 @@ struct CUmod_st {
 	uint64_t *variables;		/* device allocations, to free */
 	size_t nvariables;
 	struct CUmod_st *next;		/* ctx->modules */
+	struct CUlib_st *library;	/* the library it was loaded for, if any */
 };
 
 /*
@@ -45,5 +53,15 @@ void modules_unload_all(struct CUctx_st *ctx);
 
 CUresult module_get_function(struct CUmod_st *mod, const char *name,
 			     struct CUfunc_st **out);
+
+/*
+ * The function a CUfunction handle names in the current context: itself,
+ * or, for a library's CUkernel, that kernel's function in the current
+ * context (loaded on first use). NULL if there is none.
+ */
+struct CUfunc_st *function_resolve(CUfunction handle);
+
+/* In library.c: a module of a library is going away with its context. */
+void library_forget_module(struct CUmod_st *mod);
 
 #endif

@@ -72,6 +72,7 @@ cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *blocks, CUfunction f,
 		return res;
 	if (!blocks || (flags & ~CU_OCCUPANCY_DISABLE_CACHING_OVERRIDE))
 		return CUDA_ERROR_INVALID_VALUE;
+	f = function_resolve(f);
 	if (!f)
 		return CUDA_ERROR_INVALID_HANDLE;
 	if (block_size <= 0)
@@ -105,6 +106,7 @@ CUDA_EXPORT CUresult cuOccupancyMaxPotentialBlockSizeWithFlags(
 	if (!min_grid || !block_size ||
 	    (flags & ~CU_OCCUPANCY_DISABLE_CACHING_OVERRIDE))
 		return CUDA_ERROR_INVALID_VALUE;
+	f = function_resolve(f);
 	if (!f)
 		return CUDA_ERROR_INVALID_HANDLE;
 	info = &ctx->dev->info;
@@ -153,6 +155,7 @@ CUDA_EXPORT CUresult cuOccupancyAvailableDynamicSMemPerBlock(
 		return res;
 	if (!dynamic_shared || blocks <= 0)
 		return CUDA_ERROR_INVALID_VALUE;
+	f = function_resolve(f);
 	if (!f)
 		return CUDA_ERROR_INVALID_HANDLE;
 	res = check_block(f, block_size, 0);

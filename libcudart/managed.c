@@ -50,22 +50,11 @@ static cudaError_t check_managed(const void *ptr, size_t count)
 						      : cudaErrorInvalidValue;
 }
 
-static cudaError_t check_location(struct cudaMemLocation loc)
-{
-	int count = 0;
 
-	switch (loc.type) {
-	case cudaMemLocationTypeDevice:
-		cuDeviceGetCount(&count);
-		return loc.id >= 0 && loc.id < count ? cudaSuccess
-						     : cudaErrorInvalidDevice;
-	case cudaMemLocationTypeHost:
-	case cudaMemLocationTypeHostNuma:
-	case cudaMemLocationTypeHostNumaCurrent:
-		return cudaSuccess;
-	default:
-		return cudaErrorInvalidValue;
-	}
+/* cudaMemLocation and CUmemLocation are one layout. */
+static CUmemLocation driver_location(struct cudaMemLocation loc)
+{
+	return (CUmemLocation){ .type = (CUmemLocationType)loc.type, .id = loc.id };
 }
 
 CUDART_EXPORT cudaError_t cudaMemPrefetchAsync(const void *ptr, size_t count,
@@ -76,13 +65,10 @@ CUDART_EXPORT cudaError_t cudaMemPrefetchAsync(const void *ptr, size_t count,
 	CUcontext ctx;
 	cudaError_t err = rt_enter(&ctx);
 
-	(void)stream;	/* nothing moves, so nothing to order */
-	if (err == cudaSuccess && flags != 0)
-		err = cudaErrorInvalidValue;
 	if (err == cudaSuccess)
-		err = check_location(location);
-	if (err == cudaSuccess)
-		err = check_managed(ptr, count);
+		err = rt_error(cuMemPrefetchAsync((uintptr_t)ptr, count,
+						  driver_location(location),
+						  flags, stream));
 	return rt_return(err);
 }
 
@@ -93,14 +79,10 @@ CUDART_EXPORT cudaError_t cudaMemAdvise(const void *ptr, size_t count,
 	CUcontext ctx;
 	cudaError_t err = rt_enter(&ctx);
 
-	if (err == cudaSuccess && (advice < cudaMemAdviseSetReadMostly ||
-				   advice > cudaMemAdviseUnsetAccessedBy))
-		err = cudaErrorInvalidValue;
-	if (err == cudaSuccess && advice != cudaMemAdviseSetReadMostly &&
-	    advice != cudaMemAdviseUnsetReadMostly)
-		err = check_location(location);
 	if (err == cudaSuccess)
-		err = check_managed(ptr, count);
+		err = rt_error(cuMemAdvise((uintptr_t)ptr, count,
+					   (CUmem_advise)advice,
+					   driver_location(location)));
 	return rt_return(err);
 }
 

@@ -256,6 +256,16 @@ const struct ptx_kernel *ptx_program_kernel(const struct ptx_program *prog,
 	return NULL;
 }
 
+const struct ptx_kernel *ptx_program_kernel_at(const struct ptx_program *prog,
+					       size_t index)
+{
+	const struct ptx_kernel *k = prog ? prog->kernels : NULL;
+
+	while (k && index--)
+		k = k->next;
+	return k;
+}
+
 void ptx_kernel_get_info(const struct ptx_kernel *kernel,
 			 struct ptx_kernel_info *info)
 {

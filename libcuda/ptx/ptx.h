@@ -73,6 +73,11 @@ enum ptx_status ptx_program_place_variables(struct ptx_program *prog,
 bool ptx_program_variable(const struct ptx_program *prog, const char *name,
 			  uint64_t *addr, size_t *size);
 
+/* The @index-th entry (.entry) of the program, in no set order, or NULL
+ * past the last. */
+const struct ptx_kernel *ptx_program_kernel_at(const struct ptx_program *prog,
+					       size_t index);
+
 /* Entry (.entry) by its mangled name, or NULL. */
 const struct ptx_kernel *ptx_program_kernel(const struct ptx_program *prog,
 					    const char *name);
