@@ -498,6 +498,22 @@ static CUresult primary_lookup(CUdevice dev, struct vc_device **out)
 	return *out ? CUDA_SUCCESS : CUDA_ERROR_INVALID_DEVICE;
 }
 
+CUresult ctx_primary_unretained(CUdevice dev, struct CUctx_st **out)
+{
+	struct vc_device *vd;
+	CUresult res = primary_lookup(dev, &vd);
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	pthread_mutex_lock(&vd->primary_lock);
+	if (!vd->primary)
+		res = ctx_create(vd, vd->primary_flags, 1, &vd->primary);
+	if (res == CUDA_SUCCESS)
+		*out = vd->primary;
+	pthread_mutex_unlock(&vd->primary_lock);
+	return res;
+}
+
 CUDA_EXPORT CUresult cuDevicePrimaryCtxRetain(CUcontext *pctx, CUdevice dev)
 {
 	struct vc_device *vd;

@@ -82,6 +82,13 @@ struct CUctx_st {
 };
 
 /* Creates a context on @dev (kernel context, null stream, workers). */
+/*
+ * @dev's primary context, created (not retained) if it does not exist:
+ * NVIDIA's runtime asks for it before its first retain, and libraries
+ * load into it when no context is current.
+ */
+CUresult ctx_primary_unretained(CUdevice dev, struct CUctx_st **out);
+
 CUresult ctx_create(struct vc_device *dev, unsigned int flags, int primary,
 		    struct CUctx_st **out);
 void ctx_destroy(struct CUctx_st *ctx);

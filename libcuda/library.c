@@ -198,8 +198,12 @@ struct CUfunc_st *function_resolve(CUfunction handle)
 	struct CUfunc_st *f = NULL;
 	struct CUctx_st *ctx;
 
-	if (!handle || k->magic != KERNEL_MAGIC)
-		return (struct CUfunc_st *)handle;
+	if (!handle)
+		return NULL;
+	/* NVIDIA's runtime hands over whatever the program gave it, a host
+	 * function too: anything but a function or a kernel is no handle. */
+	if (k->magic != KERNEL_MAGIC)
+		return handle->magic == FUNCTION_MAGIC ? handle : NULL;
 	if (ctx_enter(&ctx) != CUDA_SUCCESS || kernel_function(k, ctx, &f) != CUDA_SUCCESS)
 		return NULL;
 	return f;
@@ -379,10 +383,25 @@ CUDA_EXPORT CUresult cuLibraryGetKernel(CUkernel *kernel, CUlibrary library,
 	return res;
 }
 
+/*
+ * Where a library's globals live when asked for outside any context:
+ * NVIDIA's runtime asks for __managed__ variables before it makes a
+ * context current, and the first device's primary context is the one it
+ * will make current.
+ */
+static CUresult library_context(struct CUctx_st **ctx)
+{
+	CUresult res = driver_check_init();
+
+	if (res == CUDA_SUCCESS)
+		res = ctx_current() ? ctx_enter(ctx) : ctx_primary_unretained(0, ctx);
+	return res;
+}
+
 CUDA_EXPORT CUresult cuLibraryGetModule(CUmodule *module, CUlibrary library)
 {
 	struct CUctx_st *ctx;
-	CUresult res = ctx_enter(&ctx);
+	CUresult res = library_context(&ctx);
 
 	if (res != CUDA_SUCCESS)
 		return res;

@@ -57,7 +57,8 @@ CUresult module_get_function(struct CUmod_st *mod, const char *name,
 /*
  * The function a CUfunction handle names in the current context: itself,
  * or, for a library's CUkernel, that kernel's function in the current
- * context (loaded on first use). NULL if there is none.
+ * context (loaded on first use). NULL if there is none, or if @handle is
+ * neither (a host function a program passed as a kernel, say).
  */
 struct CUfunc_st *function_resolve(CUfunction handle);
 

@@ -108,12 +108,15 @@ CUDA_EXPORT CUresult cuPointerGetAttribute(void *data, CUpointer_attribute attr,
 	return attribute_of(&a, ptr, attr, data);
 }
 
-/* What cuPointerGetAttributes reports for memory CUDA does not know. */
-static void unknown_attribute(CUpointer_attribute attr, void *data)
+/* What cuPointerGetAttributes reports for memory CUDA does not know:
+ * as NVIDIA's driver does, the pointer itself is its host pointer. */
+static void unknown_attribute(CUpointer_attribute attr, void *data, CUdeviceptr ptr)
 {
 	switch (attr) {
-	case CU_POINTER_ATTRIBUTE_CONTEXT:
 	case CU_POINTER_ATTRIBUTE_HOST_POINTER:
+		*(void **)data = (void *)(uintptr_t)ptr;
+		break;
+	case CU_POINTER_ATTRIBUTE_CONTEXT:
 	case CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE:
 		*(void **)data = NULL;
 		break;
@@ -153,8 +156,10 @@ CUDA_EXPORT CUresult cuPointerGetAttributes(unsigned int count,
 		if (!data[i])
 			continue;
 		/* Unlike the singular call, unknown memory is not an error. */
-		if (!known || attribute_of(&a, ptr, attrs[i], data[i]) != CUDA_SUCCESS)
-			unknown_attribute(attrs[i], data[i]);
+		if (!known)
+			unknown_attribute(attrs[i], data[i], ptr);
+		else if (attribute_of(&a, ptr, attrs[i], data[i]) != CUDA_SUCCESS)
+			unknown_attribute(attrs[i], data[i], 0);	/* device memory has no host pointer */
 	}
 	return CUDA_SUCCESS;
 }

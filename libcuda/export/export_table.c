@@ -32,7 +32,6 @@
 
 #include "api.h"
 #include "context.h"
-#include "device.h"
 #include "export_table.h"
 #include "integrity.h"
 
@@ -71,24 +70,14 @@ static const void *const messages_table[3] = {
 
 static CUresult primary_context(CUcontext *pctx, CUdevice dev)
 {
-	struct vc_device *vd;
 	CUresult res = driver_check_init();
 
 	if (res != CUDA_SUCCESS)
 		return res;
 	if (!pctx)
 		return CUDA_ERROR_INVALID_VALUE;
-	vd = device_get(dev);
-	if (!vd)
-		return CUDA_ERROR_INVALID_DEVICE;
-	pthread_mutex_lock(&vd->primary_lock);
 	/* The handle exists before its first retain, as NVIDIA's does. */
-	if (!vd->primary)
-		res = ctx_create(vd, vd->primary_flags, 1, &vd->primary);
-	if (res == CUDA_SUCCESS)
-		*pctx = vd->primary;
-	pthread_mutex_unlock(&vd->primary_lock);
-	return res;
+	return ctx_primary_unretained(dev, pctx);
 }
 
 static const void *const runtime_table[13] = {

@@ -10,13 +10,17 @@
  * newest per-thread-stream form if the function has any; an unknown name
  * or a version older than every generation is a success that returns no
  * function and says why in the status; a version newer than this driver's
- * is CUDA_ERROR_INVALID_VALUE. Neither needs cuInit.
+ * (in its major and minor numbers: 13009 is 13.0) is CUDA_ERROR_INVALID_VALUE.
+ * Neither needs cuInit.
  */
 #include <stdint.h>
 #include <string.h>
 
 #include "api.h"
 #include "procaddr_table.h"
+
+/* A version above the driver's own, ignoring the last digit as CUDA does. */
+#define TOO_NEW(version) ((version) / 10 > CUDA_VERSION / 10)
 
 #define KNOWN_FLAGS (CU_GET_PROC_ADDRESS_LEGACY_STREAM | \
 		     CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM)
@@ -71,7 +75,7 @@ CUDA_EXPORT CUresult cuGetProcAddress_v2(const char *symbol, void **pfn, int ver
 {
 	CUdriverProcAddressQueryResult found;
 
-	if (!symbol || !pfn || (flags & ~(cuuint64_t)KNOWN_FLAGS) || version > CUDA_VERSION)
+	if (!symbol || !pfn || (flags & ~(cuuint64_t)KNOWN_FLAGS) || TOO_NEW(version))
 		return CUDA_ERROR_INVALID_VALUE;
 	found = lookup(symbol, version, flags, pfn);
 	if (status)
@@ -84,7 +88,7 @@ CUDA_EXPORT CUresult get_proc_address_v1(const char *symbol, void **pfn, int ver
 					 cuuint64_t flags) __asm__("cuGetProcAddress");
 CUresult get_proc_address_v1(const char *symbol, void **pfn, int version, cuuint64_t flags)
 {
-	if (!symbol || !pfn || (flags & ~(cuuint64_t)KNOWN_FLAGS) || version > CUDA_VERSION)
+	if (!symbol || !pfn || (flags & ~(cuuint64_t)KNOWN_FLAGS) || TOO_NEW(version))
 		return CUDA_ERROR_INVALID_VALUE;
 	return lookup(symbol, version, flags, pfn) == CU_GET_PROC_ADDRESS_SUCCESS
 	       ? CUDA_SUCCESS : CUDA_ERROR_NOT_FOUND;
