@@ -120,12 +120,33 @@ CUDART_EXPORT cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel,
 	return __cudaLaunchKernel(kernel, grid, block, args, shared, stream);
 }
 
+/* A kernel of a library (cudaLibraryGetKernel) is the driver's handle. */
+static cudaError_t launch_library_kernel(const void *kernel, dim3 grid, dim3 block,
+					 void **args, size_t shared, cudaStream_t stream)
+{
+	CUcontext ctx;
+	CUresult res;
+	cudaError_t err = rt_enter(&ctx);
+
+	if (err != cudaSuccess)
+		return err;
+	res = cuLaunchKernel((CUfunction)kernel, grid.x, grid.y, grid.z, block.x,
+			     block.y, block.z, (unsigned int)shared, (CUstream)stream,
+			     args, NULL);
+	return res == CUDA_ERROR_INVALID_HANDLE ? cudaErrorInvalidDeviceFunction
+						: rt_error(res);
+}
+
 CUDART_EXPORT cudaError_t cudaLaunchKernel(const void *func, dim3 grid,
 					   dim3 block, void **args,
 					   size_t shared, cudaStream_t stream)
 {
-	return rt_return(launch(rt_function_find(func), grid, block, args,
-				shared, stream));
+	struct rt_function *fn = rt_function_find(func);
+
+	if (!fn && func)
+		return rt_return(launch_library_kernel(func, grid, block, args,
+						       shared, stream));
+	return rt_return(launch(fn, grid, block, args, shared, stream));
 }
 
 /*
