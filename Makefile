@@ -31,10 +31,15 @@ USER_CFLAGS := -std=c11 -Wall -Wextra -Werror -O2 -g -fPIC \
 	$(shell pkg-config --cflags libdrm)
 USER_LDFLAGS := -Wl,--as-needed -Wl,-z,defs -Wl,-z,now
 
-# Sample programs are built as cuda-samples' CMake builds them: separable
-# compilation, shared cudart, an sm_75 target that also carries PTX.
-SAMPLE_NVCC_FLAGS := -rdc=true -cudart shared \
+# Sample programs and API tests are built as cuda-samples' CMake builds
+# them: separable compilation, an sm_75 target that also carries PTX, and
+# NVIDIA's static runtime (nvcc's and CMake's default), which reaches our
+# libcuda.so.1 through cuGetProcAddress. Each is built a second time
+# against our libcudart.so.13 (SHARED_NVCC_FLAGS), into a *-shared
+# directory, and both run in the tests.
+SAMPLE_NVCC_FLAGS := -rdc=true \
 	-gencode arch=compute_75,code=[compute_75,sm_75] -O2
+SHARED_NVCC_FLAGS := $(SAMPLE_NVCC_FLAGS) -cudart shared
 
 # Quiet rules: "  CC      libcuda/foo.o"; make V=1 prints the commands.
 quiet = $(if $(V),,@printf '  %-7s %s\n' '$(1)' '$(patsubst $(TOP)/%,%,$(2))';)

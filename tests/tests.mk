@@ -6,26 +6,43 @@
 -include $(TOP)/tests/unit/unit.mk
 -include $(TOP)/tests/kselftest/kselftest.mk
 include $(TOP)/tests/api/api.mk
+include $(TOP)/tests/export/export.mk
 include $(TOP)/tests/bench/bench.mk
 
 # Sample programs: our own CUDA programs, built by nvcc as cuda-samples
-# are, and run against our libraries through LD_LIBRARY_PATH.
+# are, and run against our libraries through LD_LIBRARY_PATH: once with
+# nvcc's default static runtime (build/samples/), once with our shared
+# libcudart (build/samples-shared/).
 SAMPLE_DIRS := $(filter-out %/common,$(wildcard $(TOP)/tests/samples/*))
-SAMPLES := $(foreach d,$(SAMPLE_DIRS),$(B)/samples/$(notdir $(d))/$(notdir $(d)))
+SAMPLE_NAMES := $(notdir $(SAMPLE_DIRS))
+SAMPLES := $(foreach n,$(SAMPLE_NAMES),$(B)/samples/$(n)/$(n))
+SHARED_SAMPLES := $(foreach n,$(SAMPLE_NAMES),$(B)/samples-shared/$(n)/$(n))
 
 # Samples that call the driver API as well link libcuda (NVIDIA's stub
 # would do as well; at run time LD_LIBRARY_PATH picks ours).
-DRIVER_SAMPLES := $(B)/samples/vmmVectorAdd/vmmVectorAdd
+DRIVER_SAMPLES := $(B)/samples/vmmVectorAdd/vmmVectorAdd \
+	$(B)/samples-shared/vmmVectorAdd/vmmVectorAdd
 $(DRIVER_SAMPLES): SAMPLE_LIBS := -L$(B)/lib -lcuda
 $(DRIVER_SAMPLES): $(LIBCUDA)
 
-# tests/samples/NAME/NAME.cu -> build/samples/NAME/NAME
+# tests/samples/NAME/NAME.cu -> build/samples/NAME/NAME, samples-shared/...
 .SECONDEXPANSION:
 $(SAMPLES): $$(TOP)/tests/samples/$$(notdir $$@)/$$(notdir $$@).cu \
 		$(TOP)/tests/samples/common/check.h
 	@mkdir -p $(@D)
 	$(call quiet,NVCC,$@)$(NVCC) $(SAMPLE_NVCC_FLAGS) -o $@ $< $(SAMPLE_LIBS)
+$(SHARED_SAMPLES): $$(TOP)/tests/samples/$$(notdir $$@)/$$(notdir $$@).cu \
+		$(TOP)/tests/samples/common/check.h
+	@mkdir -p $(@D)
+	$(call quiet,NVCC,$@)$(NVCC) $(SHARED_NVCC_FLAGS) -o $@ $< $(SAMPLE_LIBS)
+
+# One program as a new user builds it: nvcc with no flags at all.
+PLAIN_SAMPLE := $(B)/samples-plain/vectorAdd/vectorAdd
+$(PLAIN_SAMPLE): $(TOP)/tests/samples/vectorAdd/vectorAdd.cu \
+		$(TOP)/tests/samples/common/check.h
+	@mkdir -p $(@D)
+	$(call quiet,NVCC,$@)$(NVCC) -o $@ $<
 
 .PHONY: samples
-samples: $(SAMPLES)
-ALL_TARGETS += $(SAMPLES)
+samples: $(SAMPLES) $(SHARED_SAMPLES) $(PLAIN_SAMPLE)
+ALL_TARGETS += $(SAMPLES) $(SHARED_SAMPLES) $(PLAIN_SAMPLE)

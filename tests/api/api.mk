@@ -18,36 +18,30 @@ $(B)/tests/api/error_strings: $(TOP)/tests/api/error_strings.c $(LIBCUDART)
 	@mkdir -p $(@D)
 	$(call quiet,CC,$@)$(CC) $(USER_CFLAGS) -o $@ $< -L$(B)/lib -lcuda -lcudart
 
-$(B)/tests/api/runtime_api: $(TOP)/tests/api/runtime_api.cu
-	@mkdir -p $(@D)
-	$(call quiet,NVCC,$@)$(NVCC) $(SAMPLE_NVCC_FLAGS) -o $@ $<
-
-ALL_TARGETS += $(API_TESTS)
-
-$(B)/tests/api/stream_api: $(TOP)/tests/api/stream_api.cu
-	@mkdir -p $(@D)
-	$(call quiet,NVCC,$@)$(NVCC) $(SAMPLE_NVCC_FLAGS) -o $@ $<
-
-$(B)/tests/api/limits_api: $(TOP)/tests/api/limits_api.cu
-	@mkdir -p $(@D)
-	$(call quiet,NVCC,$@)$(NVCC) $(SAMPLE_NVCC_FLAGS) -o $@ $<
-
 $(B)/tests/api/link_api: $(TOP)/tests/api/link_api.c $(LIBCUDA)
 	@mkdir -p $(@D)
 	$(call quiet,CC,$@)$(CC) $(USER_CFLAGS) -o $@ $< -L$(B)/lib -lcuda
 
-$(B)/tests/api/memory_api: $(TOP)/tests/api/memory_api.cu $(LIBCUDA)
-	@mkdir -p $(@D)
-	$(call quiet,NVCC,$@)$(NVCC) $(SAMPLE_NVCC_FLAGS) -L$(B)/lib -lcuda -o $@ $<
+# The CUDA tests, built twice: as nvcc builds by default (NVIDIA's static
+# runtime, build/tests/api/) and against our libcudart (build/tests/api-shared/).
+API_CU_TESTS := runtime_api stream_api limits_api memory_api legacy_api \
+	peer_api ipc_api vmm_api mempool_api ctx_api
+API_TESTS += $(addprefix $(B)/tests/api-shared/,$(API_CU_TESTS))
 
-$(B)/tests/api/legacy_api: $(TOP)/tests/api/legacy_api.cu $(LIBCUDA)
-	@mkdir -p $(@D)
-	$(call quiet,NVCC,$@)$(NVCC) $(SAMPLE_NVCC_FLAGS) -L$(B)/lib -lcuda -ldl -o $@ $<
+# Tests that call the driver API too link libcuda (at run time
+# LD_LIBRARY_PATH picks ours either way).
+API_LIBS := -L$(B)/lib -lcuda
+API_LIBS_legacy_api := -ldl
+API_RUNTIME_ONLY := runtime_api stream_api limits_api
 
-# Multi-device and sharing tests: runtime and driver calls, two processes.
-$(B)/tests/api/peer_api $(B)/tests/api/ipc_api $(B)/tests/api/vmm_api \
-$(B)/tests/api/mempool_api $(B)/tests/api/ctx_api: \
-		$(B)/tests/api/%: $(TOP)/tests/api/%.cu \
-		$(TOP)/tests/api/api_test.h $(LIBCUDA)
+$(B)/tests/api/%: $(TOP)/tests/api/%.cu $(TOP)/tests/api/api_test.h $(LIBCUDA)
 	@mkdir -p $(@D)
-	$(call quiet,NVCC,$@)$(NVCC) $(SAMPLE_NVCC_FLAGS) -L$(B)/lib -lcuda -o $@ $<
+	$(call quiet,NVCC,$@)$(NVCC) $(SAMPLE_NVCC_FLAGS) -o $@ $< \
+		$(if $(filter $*,$(API_RUNTIME_ONLY)),,$(API_LIBS)) $(API_LIBS_$*)
+
+$(B)/tests/api-shared/%: $(TOP)/tests/api/%.cu $(TOP)/tests/api/api_test.h $(LIBCUDA)
+	@mkdir -p $(@D)
+	$(call quiet,NVCC,$@)$(NVCC) $(SHARED_NVCC_FLAGS) -o $@ $< \
+		$(if $(filter $*,$(API_RUNTIME_ONLY)),,$(API_LIBS)) $(API_LIBS_$*)
+
+ALL_TARGETS += $(API_TESTS)
