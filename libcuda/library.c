@@ -418,7 +418,7 @@ CUDA_EXPORT CUresult cuLibraryGetGlobal(CUdeviceptr *dptr, size_t *bytes,
 	CUmodule mod;
 	CUresult res = cuLibraryGetModule(&mod, library);
 
-	return res == CUDA_SUCCESS ? cuModuleGetGlobal(dptr, bytes, mod, name) : res;
+	return res == CUDA_SUCCESS ? module_get_global(mod, name, dptr, bytes) : res;
 }
 
 CUDA_EXPORT CUresult cuLibraryGetManaged(CUdeviceptr *dptr, size_t *bytes,

@@ -330,27 +330,32 @@ CUDA_EXPORT CUresult cuModuleGetFunction(CUfunction *func, CUmodule module,
 	return module_get_function(module, name, func);
 }
 
-CUDA_EXPORT CUresult cuModuleGetGlobal(CUdeviceptr *dptr, size_t *bytes,
-				       CUmodule module, const char *name)
+CUresult module_get_global(struct CUmod_st *mod, const char *name,
+			   CUdeviceptr *dptr, size_t *bytes)
 {
-	struct CUctx_st *ctx;
-	CUresult res = ctx_enter(&ctx);
 	uint64_t addr;
 	size_t size;
 
-	if (res != CUDA_SUCCESS)
-		return res;
 	if (!name)
 		return CUDA_ERROR_INVALID_VALUE;
-	if (!module)
+	if (!mod)
 		return CUDA_ERROR_INVALID_HANDLE;
-	if (!ptx_program_variable(module->program, name, &addr, &size))
+	if (!ptx_program_variable(mod->program, name, &addr, &size))
 		return CUDA_ERROR_NOT_FOUND;
 	if (dptr)
 		*dptr = addr;
 	if (bytes)
 		*bytes = size;
 	return CUDA_SUCCESS;
+}
+
+CUDA_EXPORT CUresult cuModuleGetGlobal(CUdeviceptr *dptr, size_t *bytes,
+				       CUmodule module, const char *name)
+{
+	struct CUctx_st *ctx;
+	CUresult res = ctx_enter(&ctx);
+
+	return res == CUDA_SUCCESS ? module_get_global(module, name, dptr, bytes) : res;
 }
 
 CUDA_EXPORT CUresult cuModuleLoad(CUmodule *module, const char *path)

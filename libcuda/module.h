@@ -54,6 +54,11 @@ void modules_unload_all(struct CUctx_st *ctx);
 CUresult module_get_function(struct CUmod_st *mod, const char *name,
 			     struct CUfunc_st **out);
 
+/* A module variable's device address and size (cuModuleGetGlobal's work,
+ * in no particular context). */
+CUresult module_get_global(struct CUmod_st *mod, const char *name,
+			   CUdeviceptr *dptr, size_t *bytes);
+
 /*
  * The function a CUfunction handle names in the current context: itself,
  * or, for a library's CUkernel, that kernel's function in the current

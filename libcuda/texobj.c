@@ -163,10 +163,11 @@ static CUresult sampling_desc(const CUDA_TEXTURE_DESC *t,
 	    t->mipmapFilterMode > CU_TR_FILTER_MODE_LINEAR)
 		return CUDA_ERROR_INVALID_VALUE;
 	/* Integers are normalized to floats unless read as integers; that
-	 * exists for 8 and 16-bit channels only, and filtering needs floats. */
-	if (integer_format(desc->format) && !as_integer &&
-	    format_channel_bytes(desc->format) == 4)
-		return CUDA_ERROR_INVALID_VALUE;
+	 * exists for 8 and 16-bit channels only: 32-bit ones are always read
+	 * as integers, flag or not (NVIDIA's runtime leaves it out), and
+	 * filtering needs floats. */
+	if (integer_format(desc->format) && format_channel_bytes(desc->format) == 4)
+		as_integer = 1;
 	if (integer_format(desc->format) && as_integer &&
 	    t->filterMode == CU_TR_FILTER_MODE_LINEAR)
 		return CUDA_ERROR_INVALID_VALUE;
