@@ -344,7 +344,7 @@ CUDA_EXPORT CUresult cuLaunchKernelEx(const CUlaunchConfig *config,
 CUDA_EXPORT CUresult cuFuncGetAttribute(int *value, CUfunction_attribute attr,
 					CUfunction f)
 {
-	f = function_resolve(f);
+	f = function_checked(f);
 	if (!value)
 		return CUDA_ERROR_INVALID_VALUE;
 	if (!f)
@@ -408,7 +408,7 @@ CUDA_EXPORT CUresult cuFuncSetAttribute(CUfunction f, CUfunction_attribute attr,
 {
 	const struct drm_vcuda_device_info *info;
 
-	f = function_resolve(f);
+	f = function_checked(f);
 	if (!f)
 		return CUDA_ERROR_INVALID_HANDLE;
 	info = &f->module->ctx->dev->info;
@@ -431,7 +431,7 @@ CUDA_EXPORT CUresult cuFuncSetAttribute(CUfunction f, CUfunction_attribute attr,
 
 CUDA_EXPORT CUresult cuFuncSetCacheConfig(CUfunction f, CUfunc_cache config)
 {
-	if (!function_resolve(f))
+	if (!function_checked(f))
 		return CUDA_ERROR_INVALID_HANDLE;
 	/* A preference only; there is no L1/shared split to configure. */
 	return config <= CU_FUNC_CACHE_PREFER_EQUAL ? CUDA_SUCCESS

@@ -7,9 +7,11 @@
  * the first time something in that context needs it: a kernel's function,
  * a global, the module itself (lazy loading, CUDA 13's default; with
  * CUDA_MODULE_LOADING=EAGER the current context gets it at load). A
- * CUkernel is a library's kernel by name, good in every context; CUDA
- * takes one wherever it takes a CUfunction, and function_resolve() turns
- * it into the current context's function. When a context goes, its
+ * CUkernel is a library's kernel by name, good in every context; launches,
+ * occupancy queries and graph kernel nodes take one where they take a
+ * CUfunction, and function_resolve() turns it into the current context's
+ * function (the function-attribute calls refuse one, as NVIDIA's do,
+ * through function_checked()). When a context goes, its
  * modules go with it and tell their library (library_forget_module()).
  */
 #include <errno.h>
@@ -207,6 +209,11 @@ struct CUfunc_st *function_resolve(CUfunction handle)
 	if (ctx_enter(&ctx) != CUDA_SUCCESS || kernel_function(k, ctx, &f) != CUDA_SUCCESS)
 		return NULL;
 	return f;
+}
+
+struct CUfunc_st *function_checked(CUfunction handle)
+{
+	return handle && handle->magic == FUNCTION_MAGIC ? handle : NULL;
 }
 
 static void library_free(struct CUlib_st *lib)

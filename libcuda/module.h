@@ -67,6 +67,12 @@ CUresult module_get_global(struct CUmod_st *mod, const char *name,
  */
 struct CUfunc_st *function_resolve(CUfunction handle);
 
+/*
+ * @handle if it is a function, else NULL: calls on a function's own
+ * attributes take no CUkernel (NVIDIA's driver says INVALID_HANDLE).
+ */
+struct CUfunc_st *function_checked(CUfunction handle);
+
 /* In library.c: a module of a library is going away with its context. */
 void library_forget_module(struct CUmod_st *mod);
 
