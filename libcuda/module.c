@@ -302,8 +302,8 @@ CUDA_EXPORT CUresult cuModuleLoadFatBinary(CUmodule *module, const void *fatbin)
 
 CUDA_EXPORT CUresult cuModuleUnload(CUmodule module)
 {
-	struct CUctx_st *ctx;
-	CUresult res = ctx_enter(&ctx);
+	/* A module knows its context: none need be current. */
+	CUresult res = driver_check_init();
 
 	if (res != CUDA_SUCCESS)
 		return res;

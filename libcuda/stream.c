@@ -356,9 +356,18 @@ CUDA_EXPORT CUresult cuStreamCreate(CUstream *out, unsigned int flags)
 CUDA_EXPORT CUresult cuStreamDestroy(CUstream handle)
 {
 	struct CUctx_st *ctx;
-	CUresult res = ctx_enter(&ctx);
+	CUresult res = driver_check_init();
 	struct CUstream_st *s;
 
+	if (res != CUDA_SUCCESS)
+		return res;
+	/* A stream knows its context: none need be current (numba's
+	 * finalizers destroy streams after popping theirs, as CUDA allows). */
+	if (handle && handle != CU_STREAM_LEGACY && handle != CU_STREAM_PER_THREAD) {
+		stream_destroy(handle);
+		return CUDA_SUCCESS;
+	}
+	res = ctx_enter(&ctx);
 	if (res != CUDA_SUCCESS)
 		return res;
 	s = stream_resolve(ctx, handle);
