@@ -55,6 +55,26 @@
  *   may not be struct pages, and nothing in CUDA needs it.
  */
 
+/*
+ * A dma-buf of a peer object maps the exporter's object directly. The
+ * DRM core's drm_gem_prime_mmap() cannot be given the peer object: it
+ * installs the object as the mapping's private data after the object's
+ * mmap callback has run, so a callback that redirects the mapping to
+ * another object (as vcuda_peer_mmap() does for the DRM file) would leave
+ * a mapping whose private data is the unreferenced peer object under the
+ * exporter's vm_ops. The dma-buf holds the peer object, which holds the
+ * exporter's object, for as long as the mapping's file lives.
+ */
+static int vcuda_dmabuf_mmap(struct dma_buf *dma_buf,
+			     struct vm_area_struct *vma)
+{
+	struct vcuda_bo *bo = to_vcuda_bo(dma_buf->priv);
+
+	if (bo->kind == VCUDA_BO_PEER)
+		bo = bo->peer;
+	return drm_gem_prime_mmap(&bo->base.base, vma);
+}
+
 static const struct dma_buf_ops vcuda_dmabuf_ops = {
 	.cache_sgt_mapping = true,
 	.attach = drm_gem_map_attach,
@@ -62,7 +82,7 @@ static const struct dma_buf_ops vcuda_dmabuf_ops = {
 	.map_dma_buf = drm_gem_map_dma_buf,
 	.unmap_dma_buf = drm_gem_unmap_dma_buf,
 	.release = drm_gem_dmabuf_release,
-	.mmap = drm_gem_dmabuf_mmap,
+	.mmap = vcuda_dmabuf_mmap,
 	.vmap = drm_gem_dmabuf_vmap,
 	.vunmap = drm_gem_dmabuf_vunmap,
 };
@@ -105,7 +125,8 @@ static void vcuda_peer_free(struct drm_gem_object *obj)
 /*
  * The mapping is the exporter's object's: drm_gem_mmap_obj() took a
  * reference to the peer object for it, which is traded for one to the
- * exporter's object, whose vm_ops release it.
+ * exporter's object, whose vm_ops release it. Only the DRM file's mmap
+ * comes here; a dma-buf's goes to vcuda_dmabuf_mmap().
  */
 static int vcuda_peer_mmap(struct drm_gem_object *obj,
 			   struct vm_area_struct *vma)
