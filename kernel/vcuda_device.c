@@ -126,7 +126,8 @@ static void vcuda_device_fill_info(struct vcuda_device *vdev)
  * @data: &struct drm_vcuda_dev_query.
  * @file: DRM file.
  *
- * Return: 0, -EINVAL for an unknown type, -EFAULT for a bad pointer.
+ * Return: 0, -EINVAL for an unknown type or a size past
+ * %VCUDA_MAX_STRIDE, -EFAULT for a bad pointer.
  */
 int vcuda_ioctl_dev_query(struct drm_device *drm, void *data,
 			  struct drm_file *file)
@@ -162,6 +163,9 @@ int vcuda_ioctl_dev_query(struct drm_device *drm, void *data,
 		args->size = size;
 		return 0;
 	}
+	/* Zero-filling is bounded: a huge size is a bug, not a newer ABI. */
+	if (args->size > VCUDA_MAX_STRIDE)
+		return -EINVAL;
 
 	n = min(args->size, size);
 	if (copy_to_user(dst, src, n))

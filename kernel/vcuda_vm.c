@@ -502,7 +502,9 @@ int vcuda_ioctl_vm_bind(struct drm_device *drm, void *data,
 	u32 i;
 	int ret = 0;
 
-	if (args->flags || args->syncs.count)
+	/* The syncs are reserved: every field of them, not just the count. */
+	if (args->flags || args->syncs.count || args->syncs.stride ||
+	    args->syncs.array)
 		return -EINVAL;
 
 	ops = vcuda_obj_array_copy(&args->ops, 1, VCUDA_MAX_BIND_OPS,

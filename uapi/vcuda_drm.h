@@ -175,7 +175,9 @@ enum drm_vcuda_dev_query_type {
  * With @pointer zero, the kernel sets @size to the size of the structure
  * it knows for @type. Otherwise it copies min(@size, its size) bytes to
  * @pointer, zero-fills the rest of @size, and sets @size to the number of
- * bytes it knows.
+ * bytes it knows. A @size above 4096 bytes (the largest element stride of
+ * &struct drm_vcuda_obj_array) fails with -EINVAL and writes nothing: no
+ * structure of this interface will grow that large.
  */
 struct drm_vcuda_dev_query {
 	/** @type: One of &enum drm_vcuda_dev_query_type. */
@@ -542,7 +544,10 @@ struct drm_vcuda_vm_bind {
 	/** @ops: Array of &struct drm_vcuda_vm_bind_op. */
 	struct drm_vcuda_obj_array ops;
 
-	/** @syncs: Reserved for asynchronous binds; must be empty. */
+	/**
+	 * @syncs: Reserved for asynchronous binds; all of it (count, stride
+	 * and array) must be zero.
+	 */
 	struct drm_vcuda_obj_array syncs;
 };
 
