@@ -4,7 +4,9 @@
  */
 
 #include <linux/capability.h>
+#include <linux/ctype.h>
 #include <linux/err.h>
+#include <linux/ratelimit.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <drm/drm_print.h>
@@ -29,7 +31,11 @@
  * Faults: the first fault of a context (a launch reported faulty by a
  * worker, a copy touching an unmapped or read-only address, a time-out)
  * is recorded and never cleared. It is logged once, like NVIDIA's Xid
- * lines: device, process, kind and address. From then on the context
+ * lines: device, process, kind and address. The log is rate-limited per
+ * device (10 lines per 5 seconds, then a count of those suppressed; the
+ * ``faults`` attribute counts every one), and the process name is the
+ * creator's with control characters replaced by '?', so that no process
+ * can flood the kernel log or forge lines in it. From then on the context
  * runs nothing: the jobs on its queues' rings fail at once with -EIO (the
  * faulting job with -EIO, or -ETIMEDOUT for a time-out), jobs reaching a
  * ring later fail with -EIO, posted launches are withdrawn (their
@@ -175,7 +181,8 @@ void vcuda_ctx_fault(struct vcuda_ctx *ctx, u32 kind, u64 addr, u32 queue_id)
 
 	if (first)
 		atomic64_inc(&vdev->faults);
-	if (first)
+	/* Every fault counts; the log gets a bounded share of them. */
+	if (first && __ratelimit(&vdev->xid_ratelimit))
 		dev_err(vdev->drm.dev,
 			"Xid (vcuda %u): %u, pid=%d, name=%s, ctx %u, queue %u: %s at 0x%llx\n",
 			vdev->index, vcuda_fault_xids[kind], ctx->pid,
@@ -188,6 +195,21 @@ void vcuda_ctx_fault(struct vcuda_ctx *ctx, u32 kind, u64 addr, u32 queue_id)
 	list_for_each_entry(q, &ctx->queues, ctx_link)
 		vcuda_queue_cancel(q, -EIO);
 	mutex_unlock(&ctx->queues_lock);
+}
+
+/*
+ * The process name, as fault reports and debugfs print it: a process
+ * names itself (prctl(PR_SET_NAME)), so control characters, a newline
+ * that would forge a log line among them, become '?'.
+ */
+static void vcuda_ctx_set_comm(struct vcuda_ctx *ctx, struct task_struct *task)
+{
+	char *c;
+
+	get_task_comm(ctx->comm, task);
+	for (c = ctx->comm; *c; c++)
+		if (!isprint(*c))
+			*c = '?';
 }
 
 /*
@@ -290,7 +312,7 @@ int vcuda_ioctl_ctx_create(struct drm_device *drm, void *data,
 	ctx->vdev = vfile->vdev;
 	ctx->pid = task_tgid_nr(current);
 	ctx->client_id = file->client_id;
-	get_task_comm(ctx->comm, current->group_leader);
+	vcuda_ctx_set_comm(ctx, current->group_leader);
 	spin_lock_init(&ctx->fault_lock);
 	mutex_init(&ctx->queues_lock);
 	INIT_LIST_HEAD(&ctx->queues);

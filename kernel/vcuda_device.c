@@ -223,6 +223,7 @@ static int vcuda_probe(struct platform_device *pdev)
 		return ret;
 	vdev->compute_mode = DRM_VCUDA_COMPUTE_MODE_DEFAULT;
 	atomic64_set(&vdev->faults, 0);
+	ratelimit_state_init(&vdev->xid_ratelimit, 5 * HZ, 10);
 	vcuda_busy_init(&vdev->busy[DRM_VCUDA_ENGINE_COMPUTE]);
 	vcuda_busy_init(&vdev->busy[DRM_VCUDA_ENGINE_COPY]);
 	vcuda_engines_init(vdev);

@@ -8,6 +8,7 @@
 #include <linux/atomic.h>
 #include <linux/mutex.h>
 #include <linux/platform_device.h>
+#include <linux/ratelimit.h>
 #include <linux/uuid.h>
 #include <linux/xarray.h>
 #include <drm/drm_device.h>
@@ -88,6 +89,12 @@ struct vcuda_device {
 
 	/** @faults: Faults and time-outs (Xid events) since load. */
 	atomic64_t faults;
+
+	/** @xid_ratelimit: Bounds the Xid lines logged (vcuda_ctx.c). */
+	struct ratelimit_state xid_ratelimit;
+
+	/** @sem_polls: Looks at unsatisfied semaphores, for debugfs. */
+	atomic64_t sem_polls;
 
 	/** @busy: Busy time per &enum drm_vcuda_engine (vcuda_usage.c). */
 	struct vcuda_busy busy[VCUDA_ENGINE_CLASSES];
