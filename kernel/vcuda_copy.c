@@ -46,9 +46,10 @@
  * condition: GEQ is the cyclic comparison (signed)(mem - value) >= 0, EQ
  * mem == value, AND (mem & value) != 0, NOR ~(mem | value) != 0. An
  * unsatisfied acquire leaves its job at that command; the queue polls the
- * value every jiffy (memory written by the CPU or by kernels of the
- * process has no other way to be noticed) and is also run again at once
- * when a SEM_RELEASE of its context executes. A job waiting too long is
+ * value (memory written by the CPU or by kernels of the process has no
+ * other way to be noticed), backing off from every jiffy to every 250 ms
+ * as the wait grows (vcuda_job.c), and is also run again at once when a
+ * SEM_RELEASE of its context executes. A job waiting too long is
  * timed out like any other (``job_timeout_ms``).
  */
 

@@ -29,7 +29,8 @@
  *   device addresses they point to;
  * - ``objects``: the objects of the device alive now (buffer objects,
  *   contexts, queues, jobs, page-table pages), which tests compare
- *   before and after a process dies.
+ *   before and after a process dies, and ``sem_polls``, how many times
+ *   an unsatisfied semaphore acquire has been looked at since load.
  */
 
 static const char *const vcuda_engine_names[] = {
@@ -122,6 +123,7 @@ static int vcuda_debugfs_objects(struct seq_file *m, void *data)
 	seq_printf(m, "queues %d\n", atomic_read(&vdev->live.queues));
 	seq_printf(m, "jobs %d\n", atomic_read(&vdev->live.jobs));
 	seq_printf(m, "pt_pages %d\n", atomic_read(&vdev->live.pt_pages));
+	seq_printf(m, "sem_polls %lld\n", atomic64_read(&vdev->sem_polls));
 	seq_printf(m, "vram_used %lld\n", atomic64_read(&vdev->vram_used));
 	seq_printf(m, "host_pinned %lld\n",
 		   atomic64_read(&vdev->host_pinned));

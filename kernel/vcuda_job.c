@@ -36,7 +36,8 @@
  *    priority), on vcuda_wq or in the caller of COMPUTE_DONE for a compute
  *    queue. NOP, TIMESTAMP, COPY, FILL and semaphores run right there
  *    (vcuda_copy.c); a semaphore acquire not yet satisfied stops the ring
- *    until a poll a jiffy later or a release in the context. A LAUNCH is
+ *    until a release in the context or the next poll, which backs off
+ *    from one jiffy to %VCUDA_SEM_POLL_MAX_MS (vcuda_sem_poll_delay()). A LAUNCH is
  *    posted to the context's compute hand-off (vcuda_compute.c) and the
  *    ring stops: a worker takes it with COMPUTE_WAIT, runs it and reports
  *    it with COMPUTE_DONE, which moves the job past the launch and runs
@@ -228,6 +229,28 @@ void vcuda_job_fault(struct vcuda_job *job, u32 kind, u64 addr)
 		vcuda_ctx_fault(q->ctx, kind, addr, q->id);
 }
 
+/*
+ * How long an unsatisfied semaphore acquire waits before it looks again:
+ * an eighth of the time it has waited so far, from one jiffy up to
+ * %VCUDA_SEM_POLL_MAX_MS. A release by the context's own queues kicks
+ * the waiters at once; only memory written by the CPU is noticed late,
+ * by at most an eighth of the wait, so that a thousand queues waiting on
+ * semaphores nobody releases cost a few polls a second each, not one a
+ * jiffy. Exec lock held.
+ */
+static unsigned long vcuda_sem_poll_delay(struct vcuda_queue *q)
+{
+	unsigned long waited;
+
+	lockdep_assert_held(&q->exec_lock);
+
+	atomic64_inc(&q->vdev->sem_polls);
+	if (!q->sem_wait_start)
+		q->sem_wait_start = jiffies ?: 1;
+	waited = jiffies - q->sem_wait_start;
+	return clamp(waited / 8, 1ul, msecs_to_jiffies(VCUDA_SEM_POLL_MAX_MS));
+}
+
 /**
  * vcuda_queue_exec() - Run the commands of a queue's ring.
  * @q: Queue.
@@ -261,6 +284,8 @@ bool vcuda_queue_exec(struct vcuda_queue *q, u64 budget_ns)
 		/* Only this function moves a launch out of IDLE. */
 		if (!job || READ_ONCE(job->launch.state) != VCUDA_LAUNCH_IDLE) {
 			spin_unlock(&q->lock);
+			if (!job)
+				q->sem_wait_start = 0;
 			break;
 		}
 
@@ -294,10 +319,12 @@ bool vcuda_queue_exec(struct vcuda_queue *q, u64 budget_ns)
 		if (!done) {
 			/* A semaphore not reached yet: look again later. */
 			WRITE_ONCE(q->sem_waiting, true);
-			mod_delayed_work(vcuda_wq, &q->poll_work, 1);
+			mod_delayed_work(vcuda_wq, &q->poll_work,
+					 vcuda_sem_poll_delay(q));
 			vcuda_job_put(job);
 			break;
 		}
+		q->sem_wait_start = 0;
 
 		if (fault.kind != DRM_VCUDA_FAULT_NONE) {
 			vcuda_job_fault(job, fault.kind, fault.addr);

@@ -24,6 +24,9 @@ struct vcuda_device;
 struct vcuda_file;
 struct vcuda_usage;
 
+/* Longest pause between two looks at an unsatisfied semaphore. */
+#define VCUDA_SEM_POLL_MAX_MS	250
+
 /* Jobs a queue's scheduler lets run at once (on the ring). */
 #define VCUDA_QUEUE_CREDITS	64
 
@@ -99,6 +102,12 @@ struct vcuda_queue {
 
 	/** @sem_waiting: The ring's head waits for a semaphore. */
 	bool sem_waiting;
+
+	/**
+	 * @sem_wait_start: Jiffies when the ring's head started waiting for
+	 * a semaphore, or zero; under @exec_lock.
+	 */
+	unsigned long sem_wait_start;
 
 	/** @fence_context: Fence context of the hardware fences. */
 	u64 fence_context;

@@ -8,6 +8,7 @@
  * that must be refused.
  */
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 
@@ -153,6 +154,213 @@ TEST_F(peer, peer_dmabuf_mapping_outlives_handles)
 	EXPECT_EQ(0, pd[0]);
 	EXPECT_EQ(0, munmap(pd, size));
 	EXPECT_EQ(used0, vt_sysfs_u64(self->fd0, "vram_used"));
+}
+
+FIXTURE(dev) {
+	int fd;
+	uint32_t ctx;
+};
+
+FIXTURE_SETUP(dev)
+{
+	self->fd = vt_open();
+	if (self->fd < 0)
+		SKIP(return, "no vcuda device");
+	ASSERT_EQ(0, vt_ctx_create(self->fd, &self->ctx));
+}
+
+FIXTURE_TEARDOWN(dev)
+{
+	if (self->fd >= 0)
+		close(self->fd);
+}
+
+/* Issue 16, item 8: VM_BIND's reserved syncs are reserved entirely. */
+TEST_F(dev, vm_bind_reserved_syncs)
+{
+	struct drm_vcuda_vm_bind_op op = {
+		.flags = DRM_VCUDA_VM_BIND_OP_MAP_SPARSE,
+		.va = 0x7500000000ull, .size = VT_PAGE,
+	};
+	struct drm_vcuda_vm_bind b = {
+		.ctx_id = self->ctx, .ops = VT_ARRAY(1, &op),
+	};
+
+	b.syncs.stride = sizeof(struct drm_vcuda_sync_op);
+	EXPECT_EQ(-EINVAL, vt_ioctl(self->fd, DRM_IOCTL_VCUDA_VM_BIND, &b));
+	b.syncs.stride = 0;
+	b.syncs.array = (uintptr_t)&op;
+	EXPECT_EQ(-EINVAL, vt_ioctl(self->fd, DRM_IOCTL_VCUDA_VM_BIND, &b));
+	b.syncs.array = 0;
+	EXPECT_EQ(0, vt_ioctl(self->fd, DRM_IOCTL_VCUDA_VM_BIND, &b));
+}
+
+/*
+ * Issue 16, item 8: DEV_QUERY zero-filled whatever @size said, up to
+ * 4 GiB past the structure. Past 4096 bytes it is refused, untouched.
+ */
+TEST_F(dev, dev_query_size_bounded)
+{
+	static uint8_t buf[8192];
+	uint32_t size = 4097;
+	size_t i;
+
+	memset(buf, 0xa5, sizeof(buf));
+	EXPECT_EQ(-EINVAL, vt_query(self->fd, DRM_VCUDA_DEV_QUERY_DEVICE_INFO,
+				    buf, &size));
+	for (i = 0; i < sizeof(buf) && buf[i] == 0xa5; i++)
+		;
+	EXPECT_EQ(sizeof(buf), i);
+	size = 0xffffffffu;
+	EXPECT_EQ(-EINVAL, vt_query(self->fd, DRM_VCUDA_DEV_QUERY_MEMORY_INFO,
+				    buf, &size));
+	EXPECT_EQ(0xa5, buf[0]);
+	/* 4096 is the largest accepted: filled, then zero-filled. */
+	size = 4096;
+	EXPECT_EQ(0, vt_query(self->fd, DRM_VCUDA_DEV_QUERY_DEVICE_INFO, buf,
+			      &size));
+	EXPECT_EQ(sizeof(struct drm_vcuda_device_info), size);
+	EXPECT_EQ(0, buf[4095]);
+	EXPECT_EQ(0xa5, buf[4096]);
+}
+
+/* Kernel log records since @kfd was opened that contain @needle. */
+static int kmsg_count(int kfd, const char *needle, const char *bad,
+		      int *bad_seen)
+{
+	char rec[2048];
+	int n = 0;
+	ssize_t len;
+
+	for (;;) {
+		len = read(kfd, rec, sizeof(rec) - 1);
+		if (len < 0 && errno == EPIPE)
+			continue;
+		if (len <= 0)
+			break;
+		rec[len] = 0;
+		if (!strstr(rec, needle))
+			continue;
+		n++;
+		if (bad && strstr(rec, bad))
+			(*bad_seen)++;
+	}
+	return n;
+}
+
+static int kmsg_open_at_end(void)
+{
+	int kfd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK);
+
+	if (kfd >= 0)
+		lseek(kfd, 0, SEEK_END);
+	return kfd;
+}
+
+/*
+ * Issue 16, item 8: a process names itself, and its name went raw into
+ * the Xid line (a newline forged a log line); every first fault of a
+ * context logged a line, 2000 faults in 1.5 s pushed older messages out.
+ */
+TEST_F(dev, xid_lines_sanitized_and_rate_limited)
+{
+	char path[128], line[512], needle[64];
+	int kfd, status, forged = 0, named = 0, lines;
+	struct drm_vcuda_device_reset r = { 0 };
+	FILE *f;
+	pid_t pid;
+
+	kfd = kmsg_open_at_end();
+	ASSERT_LE(0, kfd);
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		uint32_t ctx;
+		int fd, i;
+
+		/* The name is the thread group leader's: this process's. */
+		prctl(PR_SET_NAME, "vt\nforged\x01", 0, 0, 0);
+		fd = vt_open();
+		for (i = 0; i < 60; i++)
+			if (fd < 0 || vt_ctx_create(fd, &ctx))
+				_exit(1);
+		vt_debugfs_path(fd, "contexts", path, sizeof(path));
+		f = fopen(path, "r");
+		if (!f)
+			_exit(2);
+		while (fgets(line, sizeof(line), f)) {
+			if (!strncmp(line, "forged", 6))
+				forged++;
+			if (strstr(line, " vt?forged? "))
+				named++;
+		}
+		fclose(f);
+		if (forged || named != 60)
+			_exit(3);
+		/* Faults all 60 contexts at once: 60 first faults. */
+		if (vt_ioctl(fd, DRM_IOCTL_VCUDA_DEVICE_RESET, &r))
+			_exit(4);
+		_exit(0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	ASSERT_EQ(0, WEXITSTATUS(status));
+
+	snprintf(needle, sizeof(needle), "pid=%d,", pid);
+	lines = kmsg_count(kfd, needle, "\\x0a", &forged);
+	close(kfd);
+	/* Ten lines per five seconds per device, whatever came before. */
+	EXPECT_GE(10, lines);
+	EXPECT_EQ(0, forged);
+}
+
+/*
+ * Issue 16, item 8: every queue waiting on a semaphore polled it every
+ * jiffy (2000 waiting queues kept half the CPUs busy). Polls back off.
+ */
+TEST_F(dev, semaphore_polls_back_off)
+{
+	enum { NQ = 20 };
+	uint32_t q[NQ], tl, h;
+	long long before, polls;
+	volatile uint32_t *slot;
+	uint64_t va;
+	int i;
+
+	ASSERT_EQ(0, vt_bo_create(self->fd, VT_PAGE,
+				  DRM_VCUDA_BO_PLACEMENT_HOST, 0, &h));
+	slot = vt_bo_mmap(self->fd, h, VT_PAGE, NULL);
+	ASSERT_NE(MAP_FAILED, slot);
+	va = (uintptr_t)slot;
+	ASSERT_EQ(0, vt_map(self->fd, self->ctx, h, 0, va, VT_PAGE, 0));
+	*slot = 0;
+	ASSERT_EQ(0, drmSyncobjCreate(self->fd, 0, &tl));
+	before = vt_objects(self->fd, "sem_polls");
+	ASSERT_LE(0, before);
+	for (i = 0; i < NQ; i++) {
+		struct drm_vcuda_cmd c = { .op = DRM_VCUDA_CMD_SEM_ACQUIRE };
+		struct drm_vcuda_sync_op sig = vt_signal_tl(tl, i + 1);
+
+		c.flags = DRM_VCUDA_SEM_COND_EQ;
+		c.u.sem.addr = va;
+		c.u.sem.value = 1;
+		ASSERT_EQ(0, vt_queue_create(self->fd, self->ctx,
+					     DRM_VCUDA_ENGINE_COPY, 1, &q[i]));
+		ASSERT_EQ(0, vt_submit1(self->fd, q[i], &c, 1, &sig, 1));
+	}
+	sleep(2);
+	polls = vt_objects(self->fd, "sem_polls") - before;
+	/*
+	 * Every jiffy would be 500 polls per queue in 2 s at HZ=250; backing
+	 * off by an eighth of the wait makes it about 50.
+	 */
+	EXPECT_GT(100ll * NQ, polls);
+	TH_LOG("%lld polls of %d queues in 2 s", polls, NQ);
+
+	/* The CPU's write is still noticed. */
+	*slot = 1;
+	for (i = 0; i < NQ; i++)
+		EXPECT_EQ(0, vt_wait_point(self->fd, tl, i + 1, 10000));
 }
 
 TEST_HARNESS_MAIN
