@@ -8,6 +8,7 @@
 #include <linux/dma-mapping.h>
 #include <linux/jiffies.h>
 #include <linux/minmax.h>
+#include <linux/mm.h>
 #include <linux/platform_device.h>
 #include <linux/sched.h>
 #include <linux/string.h>
@@ -176,6 +177,22 @@ int vcuda_ioctl_dev_query(struct drm_device *drm, void *data,
 	return 0;
 }
 
+/*
+ * Device memory is host memory: a device larger than the machine's RAM
+ * would let device buffers exhaust the host before ``vram_mb`` stops
+ * them. It is capped at the RAM, in whole MiB.
+ */
+static u64 vcuda_vram_size(void)
+{
+	u64 ram_mb = ((u64)totalram_pages() << PAGE_SHIFT) >> 20;
+
+	if (vcuda_vram_mb <= ram_mb)
+		return (u64)vcuda_vram_mb << 20;
+	pr_info_once("vcuda: vram_mb=%u is more than the host's %llu MiB of RAM; each device gets %llu MiB\n",
+		     vcuda_vram_mb, ram_mb, ram_mb);
+	return ram_mb << 20;
+}
+
 static void vcuda_device_fini_tables(struct drm_device *drm, void *arg)
 {
 	struct vcuda_device *vdev = arg;
@@ -205,7 +222,7 @@ static int vcuda_probe(struct platform_device *pdev)
 
 	vdev->index = pdev->id;
 	uuid_gen(&vdev->uuid);
-	vdev->vram_size = (u64)vcuda_vram_mb << 20;
+	vdev->vram_size = vcuda_vram_size();
 	atomic64_set(&vdev->vram_used, 0);
 	atomic64_set(&vdev->host_pinned, 0);
 	ret = drmm_mutex_init(&vdev->drm, &vdev->ctx_lock);

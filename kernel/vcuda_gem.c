@@ -3,8 +3,10 @@
  * vcuda: buffer objects.
  */
 
+#include <linux/capability.h>
 #include <linux/err.h>
 #include <linux/mm.h>
+#include <linux/sched/signal.h>
 #include <linux/sched/mm.h>
 #include <linux/slab.h>
 #include <drm/drm_file.h>
@@ -24,8 +26,11 @@
  *
  * A buffer object is a shmem-backed GEM object (&drm_gem_shmem_object),
  * in device or host placement; both are ordinary kernel pages, the
- * placement only decides what the object is charged to (device memory,
- * which is limited by ``vram_mb``, or host_pinned).
+ * placement only decides what the object is charged to: device memory,
+ * which is limited by ``vram_mb``, or host_pinned and the creator's
+ * RLIMIT_MEMLOCK (vcuda_pin_charge(), unless it has CAP_IPC_LOCK), as
+ * pinned host memory. The shmem pages of both are charged to the
+ * creator's memory cgroup like any shmem page.
  *
  * The object's pages are allocated and pinned when it is created, as real
  * device memory is committed by cudaMalloc(), and released when the last
@@ -39,7 +44,7 @@
  * DRM_VCUDA_BO_USERPTR makes an object of the caller's own memory, as
  * cudaHostRegister() does: the pages of [addr, addr + size) are pinned
  * (FOLL_LONGTERM, writable), charged to the caller's RLIMIT_MEMLOCK (unless
- * it has CAP_IPC_LOCK) and to host_pinned, and become the object's page
+ * it has CAP_IPC_LOCK, vcuda_pin_charge()) and to host_pinned, and become the object's page
  * array; userspace typically binds the object at addr itself. Such an
  * object cannot be mmap()ed through the DRM file (it is already mapped)
  * nor exported as a dma-buf: its pages belong to a process's address
@@ -124,6 +129,50 @@ struct vcuda_bo *vcuda_bo_from_devaddr(struct vcuda_device *vdev, u64 addr,
 	return bo;
 }
 
+/**
+ * vcuda_pin_charge() - Charge pinned pages to the caller's RLIMIT_MEMLOCK.
+ * @npages: Pages about to be pinned for the caller.
+ *
+ * Pinned pages count in the caller's &mm_struct.pinned_vm (VmPin in
+ * /proc/PID/status), as RDMA and io_uring count theirs, against
+ * RLIMIT_MEMLOCK unless the caller has CAP_IPC_LOCK. pinned_vm is an
+ * atomic counter, so the charge can be given back from any context, the
+ * munmap() that drops an object's last reference included (where the
+ * mmap lock that locked_vm needs is held).
+ *
+ * Return: The mm charged, grabbed (give it to vcuda_pin_uncharge()), or
+ * ERR_PTR(-ENOMEM) past the limit.
+ */
+struct mm_struct *vcuda_pin_charge(unsigned long npages)
+{
+	struct mm_struct *mm = current->mm;
+	unsigned long limit = rlimit(RLIMIT_MEMLOCK) >> PAGE_SHIFT;
+	u64 pinned;
+
+	if (!mm)
+		return ERR_PTR(-ENOMEM);
+	pinned = atomic64_add_return(npages, &mm->pinned_vm);
+	if (pinned > limit && !capable(CAP_IPC_LOCK)) {
+		atomic64_sub(npages, &mm->pinned_vm);
+		return ERR_PTR(-ENOMEM);
+	}
+	mmgrab(mm);
+	return mm;
+}
+
+/**
+ * vcuda_pin_uncharge() - Give back what vcuda_pin_charge() charged.
+ * @mm: The mm it returned.
+ * @npages: The same number of pages.
+ *
+ * Context: Any context that may sleep; takes no mm lock.
+ */
+void vcuda_pin_uncharge(struct mm_struct *mm, unsigned long npages)
+{
+	atomic64_sub(npages, &mm->pinned_vm);
+	mmdrop(mm);
+}
+
 static void vcuda_bo_free(struct drm_gem_object *obj)
 {
 	struct vcuda_bo *bo = to_vcuda_bo(obj);
@@ -134,10 +183,12 @@ static void vcuda_bo_free(struct drm_gem_object *obj)
 	if (bo->pinned)
 		drm_gem_shmem_unpin(&bo->base);
 
-	if (bo->placement == DRM_VCUDA_BO_PLACEMENT_DEVICE)
+	if (bo->placement == DRM_VCUDA_BO_PLACEMENT_DEVICE) {
 		vcuda_vram_uncharge(vdev, bo->charged);
-	else
+	} else {
 		atomic64_sub(bo->charged, &vdev->host_pinned);
+		vcuda_pin_uncharge(bo->mm, bo->charged >> PAGE_SHIFT);
+	}
 
 	mutex_destroy(&bo->gpuva_lock);
 	drm_gem_shmem_free(&bo->base);
@@ -226,6 +277,7 @@ int vcuda_ioctl_bo_create(struct drm_device *drm, void *data,
 	struct vcuda_device *vdev = to_vcuda_device(drm);
 	struct drm_vcuda_bo_create *args = data;
 	struct drm_gem_shmem_object *shmem;
+	struct mm_struct *mm = NULL;
 	struct vcuda_bo *bo;
 	u64 size;
 	u32 handle;
@@ -245,15 +297,21 @@ int vcuda_ioctl_bo_create(struct drm_device *drm, void *data,
 	} else {
 		if (size > (u64)totalram_pages() << PAGE_SHIFT)
 			return -ENOMEM;
+		/* Pinned host memory, as BO_USERPTR's: RLIMIT_MEMLOCK. */
+		mm = vcuda_pin_charge(size >> PAGE_SHIFT);
+		if (IS_ERR(mm))
+			return PTR_ERR(mm);
 		atomic64_add(size, &vdev->host_pinned);
 	}
 
 	shmem = drm_gem_shmem_create(drm, size);
 	if (IS_ERR(shmem)) {
-		if (args->placement == DRM_VCUDA_BO_PLACEMENT_DEVICE)
+		if (args->placement == DRM_VCUDA_BO_PLACEMENT_DEVICE) {
 			vcuda_vram_uncharge(vdev, size);
-		else
+		} else {
 			atomic64_sub(size, &vdev->host_pinned);
+			vcuda_pin_uncharge(mm, size >> PAGE_SHIFT);
+		}
 		return PTR_ERR(shmem);
 	}
 
@@ -262,6 +320,7 @@ int vcuda_ioctl_bo_create(struct drm_device *drm, void *data,
 	bo->placement = args->placement;
 	bo->flags = args->flags;
 	bo->charged = size;
+	bo->mm = mm;
 
 	ret = drm_gem_shmem_pin(shmem);
 	if (ret) {
@@ -331,8 +390,7 @@ static void vcuda_userptr_free(struct drm_gem_object *obj)
 	vcuda_ipc_forget(bo);
 	vcuda_bo_unregister(bo);
 	unpin_user_pages_dirty_lock(bo->pages, npages, true);
-	account_locked_vm(bo->mm, npages, false);
-	mmdrop(bo->mm);
+	vcuda_pin_uncharge(bo->mm, npages);
 	kvfree(bo->pages);
 	atomic64_sub(bo->charged, &to_vcuda_device(obj->dev)->host_pinned);
 
@@ -416,13 +474,15 @@ int vcuda_ioctl_bo_userptr(struct drm_device *drm, void *data,
 		goto err_free;
 	}
 
-	ret = account_locked_vm(current->mm, npages, true);
-	if (ret)
+	bo->mm = vcuda_pin_charge(npages);
+	if (IS_ERR(bo->mm)) {
+		ret = PTR_ERR(bo->mm);
 		goto err_free;
+	}
 
 	ret = vcuda_userptr_pin(args->addr, npages, pages);
 	if (ret) {
-		account_locked_vm(current->mm, npages, false);
+		vcuda_pin_uncharge(bo->mm, npages);
 		goto err_free;
 	}
 
@@ -435,8 +495,6 @@ int vcuda_ioctl_bo_userptr(struct drm_device *drm, void *data,
 	bo->placement = DRM_VCUDA_BO_PLACEMENT_HOST;
 	bo->pinned = true;
 	bo->charged = args->size;
-	bo->mm = current->mm;
-	mmgrab(bo->mm);
 	atomic64_add(bo->charged, &vdev->host_pinned);
 
 	/* From here on, vcuda_userptr_free() undoes everything. */

@@ -74,7 +74,10 @@ struct vcuda_bo {
 	/** @seg: Segment of the device address space, or zero. */
 	u32 seg;
 
-	/** @mm: For a userptr object, the mm charged for the pinned pages. */
+	/**
+	 * @mm: For a userptr or host object, the mm whose pinned_vm is
+	 * charged for the pages (vcuda_pin_charge()), grabbed.
+	 */
 	struct mm_struct *mm;
 
 	/** @peer: For a peer object, the exporter's object, referenced. */
@@ -100,6 +103,8 @@ static inline struct vcuda_bo *to_vcuda_bo(struct drm_gem_object *obj)
 
 struct drm_gem_object *vcuda_gem_create_object(struct drm_device *drm,
 					       size_t size);
+struct mm_struct *vcuda_pin_charge(unsigned long npages);
+void vcuda_pin_uncharge(struct mm_struct *mm, unsigned long npages);
 int vcuda_bo_register(struct vcuda_bo *bo);
 void vcuda_bo_unregister(struct vcuda_bo *bo);
 struct vcuda_bo *vcuda_bo_from_devaddr(struct vcuda_device *vdev, u64 addr,

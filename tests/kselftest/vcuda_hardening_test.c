@@ -363,4 +363,112 @@ TEST_F(dev, semaphore_polls_back_off)
 		EXPECT_EQ(0, vt_wait_point(self->fd, tl, i + 1, 10000));
 }
 
+/* A "Key: <n> kB" line of /proc/self/status or /proc/meminfo, in bytes. */
+static long long proc_kb(const char *file, const char *key)
+{
+	size_t len = strlen(key);
+	long long val = -1;
+	char line[256];
+	FILE *f = fopen(file, "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, key, len) && line[len] == ':') {
+			val = strtoll(line + len + 1, NULL, 10) * 1024;
+			break;
+		}
+	fclose(f);
+	return val;
+}
+
+/* Drops root (and CAP_IPC_LOCK with it) with a 64 KiB RLIMIT_MEMLOCK. */
+static int become_nobody_64k(void)
+{
+	struct rlimit rl = { 64 * 1024, 64 * 1024 };
+
+	if (setrlimit(RLIMIT_MEMLOCK, &rl) || setgid(65534) ||
+	    setuid(65534))
+		return -1;
+	return 0;
+}
+
+/*
+ * Issue 16, item 3: with RLIMIT_MEMLOCK at 64 KiB, 1 GiB of host
+ * buffers could be pinned while userptr was refused. Host buffers are
+ * charged to the creator's pinned memory (VmPin) as userptr is.
+ */
+TEST_F(dev, host_buffers_charged_to_memlock)
+{
+	int status;
+	pid_t pid;
+
+	if (geteuid() != 0)
+		SKIP(return, "needs root to drop CAP_IPC_LOCK");
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		uint32_t h[17], big;
+		void *p;
+		int i;
+
+		if (become_nobody_64k())
+			_exit(1);
+		if (vt_bo_create(self->fd, 1ull << 30,
+				 DRM_VCUDA_BO_PLACEMENT_HOST, 0, &big) !=
+		    -ENOMEM)
+			_exit(2);
+		for (i = 0; i < 16; i++)
+			if (vt_bo_create(self->fd, VT_PAGE,
+					 DRM_VCUDA_BO_PLACEMENT_HOST, 0, &h[i]))
+				_exit(3);
+		if (proc_kb("/proc/self/status", "VmPin") != 64 * 1024)
+			_exit(4);
+		if (vt_bo_create(self->fd, VT_PAGE,
+				 DRM_VCUDA_BO_PLACEMENT_HOST, 0, &h[16]) !=
+		    -ENOMEM)
+			_exit(5);
+		/* Device memory is not the host's: still fine. */
+		if (vt_bo_create(self->fd, MiB, DRM_VCUDA_BO_PLACEMENT_DEVICE,
+				 0, &big))
+			_exit(6);
+		/*
+		 * The last reference going in munmap(), under the mmap
+		 * lock, gives the charge back too.
+		 */
+		p = vt_bo_mmap(self->fd, h[0], VT_PAGE, NULL);
+		if (p == MAP_FAILED || vt_bo_close(self->fd, h[0]) ||
+		    munmap(p, VT_PAGE))
+			_exit(7);
+		if (vt_bo_close(self->fd, h[1]))
+			_exit(8);
+		if (proc_kb("/proc/self/status", "VmPin") != 56 * 1024)
+			_exit(9);
+		for (i = 0; i < 2; i++)
+			if (vt_bo_create(self->fd, VT_PAGE,
+					 DRM_VCUDA_BO_PLACEMENT_HOST, 0, &h[i]))
+				_exit(10);
+		_exit(0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+}
+
+/*
+ * Issue 16, item 3: vram_mb larger than the machine's RAM let device
+ * buffers exhaust the host. Device memory is capped at the RAM (the VM
+ * has 2 GiB and the default vram_mb is 4096).
+ */
+TEST_F(dev, vram_not_larger_than_ram)
+{
+	long long ram = proc_kb("/proc/meminfo", "MemTotal");
+	uint64_t vram = vt_sysfs_u64(self->fd, "vram_total");
+
+	ASSERT_LT(0, ram);
+	EXPECT_GE((uint64_t)ram, vram);
+	if (vt_param("vram_mb") << 20 <= (uint64_t)ram)
+		EXPECT_EQ(vt_param("vram_mb") << 20, vram);
+}
+
 TEST_HARNESS_MAIN
