@@ -236,12 +236,14 @@ static void vcuda_ctx_kill(struct vcuda_file *vfile, struct vcuda_ctx *ctx)
 	list_for_each_entry_safe(q, tmp, &queues, ctx_link) {
 		list_del_init(&q->ctx_link);
 		xa_erase(&vfile->queues, q->id);
+		vfile->nr_queues--;
 		vcuda_queue_kill(q);
 		/* The file's table's reference. */
 		vcuda_queue_put(q);
 	}
 
 	vcuda_vm_close(ctx->vm);
+	vfile->nr_ctxs--;
 	vcuda_ctx_put(ctx);
 }
 
@@ -290,7 +292,8 @@ static int vcuda_ctx_admit(struct vcuda_device *vdev, struct vcuda_ctx *ctx)
  *
  * Return: 0, -EINVAL for non-zero flags, -ENOMEM, -EPERM when the
  * device's compute mode is prohibited, -EBUSY when another process holds
- * the device in exclusive-process mode or the file has 2^32 - 1 contexts.
+ * the device in exclusive-process mode, -ENOSPC when the file has
+ * ``max_contexts`` contexts.
  */
 int vcuda_ioctl_ctx_create(struct drm_device *drm, void *data,
 			   struct drm_file *file)
@@ -304,7 +307,7 @@ int vcuda_ioctl_ctx_create(struct drm_device *drm, void *data,
 	if (args->flags)
 		return -EINVAL;
 
-	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL);
+	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL_ACCOUNT);
 	if (!ctx)
 		return -ENOMEM;
 
@@ -330,20 +333,24 @@ int vcuda_ioctl_ctx_create(struct drm_device *drm, void *data,
 
 	mutex_lock(&vfile->lock);
 	mutex_lock(&vfile->vdev->ctx_lock);
-	ret = vcuda_ctx_admit(vfile->vdev, ctx);
+	ret = vfile->nr_ctxs < vcuda_max_contexts ? 0 : -ENOSPC;
+	if (!ret)
+		ret = vcuda_ctx_admit(vfile->vdev, ctx);
 	/* Reserve the ID first: the context must know it before it shows. */
 	if (!ret)
 		ret = xa_alloc_cyclic(&vfile->ctxs, &id, NULL,
 				      XA_LIMIT(1, U32_MAX), &vfile->next_ctx_id,
-				      GFP_KERNEL);
+				      GFP_KERNEL_ACCOUNT);
 	if (ret >= 0) {
 		ctx->id = id;
-		ret = xa_err(xa_store(&vfile->ctxs, id, ctx, GFP_KERNEL));
+		ret = xa_err(xa_store(&vfile->ctxs, id, ctx, GFP_KERNEL_ACCOUNT));
 		if (ret)
 			xa_erase(&vfile->ctxs, id);
 	}
-	if (ret >= 0)
+	if (ret >= 0) {
 		list_add_tail(&ctx->dev_link, &vfile->vdev->ctx_list);
+		vfile->nr_ctxs++;
+	}
 	mutex_unlock(&vfile->vdev->ctx_lock);
 	mutex_unlock(&vfile->lock);
 	if (ret < 0) {

@@ -99,6 +99,30 @@ unsigned int vcuda_job_timeout_ms;
 module_param_named(job_timeout_ms, vcuda_job_timeout_ms, uint, 0444);
 MODULE_PARM_DESC(job_timeout_ms, "Job time-out in ms (default 0: none)");
 
+/*
+ * Per-file limits on what a client makes the kernel allocate for it
+ * (everything is also charged to its memory cgroup): they bound the
+ * kernel memory of one file, the DRM scheduler's fences included, which
+ * the cgroup does not see.
+ */
+unsigned int vcuda_max_contexts = 256;
+module_param_named(max_contexts, vcuda_max_contexts, uint, 0444);
+MODULE_PARM_DESC(max_contexts, "Contexts per open file (default 256)");
+
+unsigned int vcuda_max_queues = 4096;
+module_param_named(max_queues, vcuda_max_queues, uint, 0444);
+MODULE_PARM_DESC(max_queues, "Queues per open file (default 4096)");
+
+unsigned int vcuda_max_queued_jobs = 4096;
+module_param_named(max_queued_jobs, vcuda_max_queued_jobs, uint, 0444);
+MODULE_PARM_DESC(max_queued_jobs,
+		 "Jobs submitted and not yet freed per open file; SUBMIT waits for room (64 to 2^20, default 4096)");
+
+unsigned int vcuda_max_mappings = 65536;
+module_param_named(max_mappings, vcuda_max_mappings, uint, 0444);
+MODULE_PARM_DESC(max_mappings,
+		 "Mappings and reservations per address space (default 65536)");
+
 #define VCUDA_MAX_DEVICES	16
 /* 256 GiB: the page array of the largest object stays below INT_MAX. */
 #define VCUDA_MAX_VRAM_MB	BIT(18)
@@ -147,7 +171,7 @@ void *vcuda_obj_array_copy(const struct drm_vcuda_obj_array *arr,
 	if (check_mul_overflow((size_t)arr->count, elem_size, &total))
 		return ERR_PTR(-EINVAL);
 
-	out = kvmalloc(total, GFP_KERNEL);
+	out = kvmalloc(total, GFP_KERNEL_ACCOUNT);
 	if (!out)
 		return ERR_PTR(-ENOMEM);
 
@@ -181,7 +205,7 @@ static int vcuda_open(struct drm_device *drm, struct drm_file *file)
 {
 	struct vcuda_file *vfile;
 
-	vfile = kzalloc(sizeof(*vfile), GFP_KERNEL);
+	vfile = kzalloc(sizeof(*vfile), GFP_KERNEL_ACCOUNT);
 	if (!vfile)
 		return -ENOMEM;
 
@@ -292,6 +316,17 @@ static int vcuda_check_params(void)
 	if (vcuda_sm_count > VCUDA_MAX_SM_COUNT) {
 		pr_err("vcuda: sm_count must be at most %u\n",
 		       VCUDA_MAX_SM_COUNT);
+		return -EINVAL;
+	}
+	if (!vcuda_max_contexts || !vcuda_max_queues || !vcuda_max_mappings) {
+		pr_err("vcuda: max_contexts, max_queues and max_mappings must be at least 1\n");
+		return -EINVAL;
+	}
+	/* One SUBMIT must always fit: it reserves room for all its jobs. */
+	if (vcuda_max_queued_jobs < VCUDA_MAX_JOBS ||
+	    vcuda_max_queued_jobs > BIT(20)) {
+		pr_err("vcuda: max_queued_jobs must be %u to %lu\n",
+		       VCUDA_MAX_JOBS, BIT(20));
 		return -EINVAL;
 	}
 	if (vcuda_cc < 10 || vcuda_cc > 199) {

@@ -37,6 +37,10 @@ extern unsigned int vcuda_vram_mb;
 extern unsigned int vcuda_sm_count;
 extern unsigned int vcuda_cc;
 extern unsigned int vcuda_job_timeout_ms;
+extern unsigned int vcuda_max_contexts;
+extern unsigned int vcuda_max_queues;
+extern unsigned int vcuda_max_queued_jobs;
+extern unsigned int vcuda_max_mappings;
 
 /*
  * vcuda_wq runs job execution, vcuda_fini_wq queue tear-down (which may
@@ -177,6 +181,12 @@ struct vcuda_file {
 
 	/** @next_queue_id: Cursor of the cyclic queue ID allocation. */
 	u32 next_queue_id;
+
+	/** @nr_ctxs: Live contexts of the file (``max_contexts``), under @lock. */
+	u32 nr_ctxs;
+
+	/** @nr_queues: Live queues of the file (``max_queues``), under @lock. */
+	u32 nr_queues;
 
 	/** @usage: Busy time of the file's queues, shared with them. */
 	struct vcuda_usage *usage;

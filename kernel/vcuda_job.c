@@ -16,6 +16,7 @@
 #include "vcuda_drv.h"
 #include "vcuda_job.h"
 #include "vcuda_queue.h"
+#include "vcuda_usage.h"
 
 /**
  * DOC: Jobs and the ring
@@ -104,6 +105,9 @@ static inline struct vcuda_job *to_vcuda_job(struct drm_sched_job *sjob)
  * @cmds: Validated commands, kvmalloc'ed; the job owns them on success.
  * @cmd_count: Number of commands, at least one.
  *
+ * The job takes one of the jobs its client reserved with
+ * vcuda_usage_reserve_jobs(), and gives it back when freed.
+ *
  * Return: The job with one reference, or NULL.
  */
 struct vcuda_job *vcuda_job_alloc(struct vcuda_queue *q,
@@ -112,11 +116,11 @@ struct vcuda_job *vcuda_job_alloc(struct vcuda_queue *q,
 	struct vcuda_hw_fence *hw_fence;
 	struct vcuda_job *job;
 
-	job = kzalloc(sizeof(*job), GFP_KERNEL);
+	job = kzalloc(sizeof(*job), GFP_KERNEL_ACCOUNT);
 	if (!job)
 		return NULL;
 
-	hw_fence = kzalloc(sizeof(*hw_fence), GFP_KERNEL);
+	hw_fence = kzalloc(sizeof(*hw_fence), GFP_KERNEL_ACCOUNT);
 	if (!hw_fence) {
 		kfree(job);
 		return NULL;
@@ -153,6 +157,7 @@ static void vcuda_job_release(struct kref *kref)
 	atomic_dec(&q->vdev->live.jobs);
 	if (atomic_dec_and_test(&q->job_count))
 		wake_up_all(&q->idle_wq);
+	vcuda_usage_release_jobs(q->usage, 1);
 	vcuda_queue_put(q);
 }
 

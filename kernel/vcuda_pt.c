@@ -81,7 +81,7 @@ static bool vcuda_pt_empty(const u64 *table)
 
 static u64 *vcuda_pt_alloc_table(void)
 {
-	return (u64 *)get_zeroed_page(GFP_KERNEL | __GFP_RETRY_MAYFAIL |
+	return (u64 *)get_zeroed_page(GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL |
 				      __GFP_NOWARN);
 }
 

@@ -175,7 +175,7 @@ static struct vcuda_queue *vcuda_queue_create(struct vcuda_ctx *ctx,
 	struct vcuda_queue *q;
 	int ret;
 
-	q = kzalloc(sizeof(*q), GFP_KERNEL);
+	q = kzalloc(sizeof(*q), GFP_KERNEL_ACCOUNT);
 	if (!q)
 		return ERR_PTR(-ENOMEM);
 
@@ -242,7 +242,8 @@ static void vcuda_queue_destroy_unused(struct vcuda_queue *q)
  * @file: DRM file.
  *
  * Return: 0, -EINVAL for bad arguments, -ENOENT for an unknown context,
- * -EIO if it has faulted, -ENOMEM.
+ * -EIO if it has faulted, -ENOSPC when the file has ``max_queues``
+ * queues, -ENOMEM.
  */
 int vcuda_ioctl_queue_create(struct drm_device *drm, void *data,
 			     struct drm_file *file)
@@ -272,6 +273,10 @@ int vcuda_ioctl_queue_create(struct drm_device *drm, void *data,
 		ret = -EIO;
 		goto out_put_ctx;
 	}
+	if (vfile->nr_queues >= vcuda_max_queues) {
+		ret = -ENOSPC;
+		goto out_put_ctx;
+	}
 
 	q = vcuda_queue_create(ctx, vfile->usage, args->engine,
 			       args->priority);
@@ -282,13 +287,13 @@ int vcuda_ioctl_queue_create(struct drm_device *drm, void *data,
 
 	/* Reserve the ID first: the queue must know it before it shows. */
 	ret = xa_alloc_cyclic(&vfile->queues, &id, NULL, XA_LIMIT(1, U32_MAX),
-			      &vfile->next_queue_id, GFP_KERNEL);
+			      &vfile->next_queue_id, GFP_KERNEL_ACCOUNT);
 	if (ret < 0) {
 		vcuda_queue_destroy_unused(q);
 		goto out_put_ctx;
 	}
 	q->id = id;
-	ret = xa_err(xa_store(&vfile->queues, id, q, GFP_KERNEL));
+	ret = xa_err(xa_store(&vfile->queues, id, q, GFP_KERNEL_ACCOUNT));
 	if (ret) {
 		xa_erase(&vfile->queues, id);
 		vcuda_queue_destroy_unused(q);
@@ -299,6 +304,7 @@ int vcuda_ioctl_queue_create(struct drm_device *drm, void *data,
 	list_add_tail(&q->ctx_link, &ctx->queues);
 	mutex_unlock(&ctx->queues_lock);
 	args->queue_id = id;
+	vfile->nr_queues++;
 
 out_put_ctx:
 	vcuda_ctx_put(ctx);
@@ -331,6 +337,7 @@ int vcuda_ioctl_queue_destroy(struct drm_device *drm, void *data,
 		mutex_lock(&q->ctx->queues_lock);
 		list_del_init(&q->ctx_link);
 		mutex_unlock(&q->ctx->queues_lock);
+		vfile->nr_queues--;
 	}
 	mutex_unlock(&vfile->lock);
 	if (!q)

@@ -17,13 +17,16 @@
 #include "vcuda_job.h"
 #include "vcuda_queue.h"
 #include "vcuda_submit.h"
+#include "vcuda_usage.h"
 
 /**
  * DOC: Submission
  *
  * DRM_VCUDA_SUBMIT queues 1 to 64 jobs on one queue, all or none: every
  * job is built and validated, and everything it needs is looked up and
- * allocated, before the first one is armed. Then, under the queue's
+ * allocated, before the first one is armed. A file has at most
+ * ``max_queued_jobs`` jobs alive (submitted and not yet freed); past it,
+ * SUBMIT first waits for room, interruptibly, as a full ring would. Then, under the queue's
  * &vcuda_queue.submit_lock, each job is armed, its finished fence is
  * installed in the syncobjs it signals, and it is pushed to the queue's
  * entity; nothing in that phase can fail.
@@ -174,7 +177,7 @@ static int vcuda_submit_prepare(struct vcuda_queue *q, struct drm_file *file,
 
 	if (nsignals) {
 		pj->signals = kcalloc(nsignals, sizeof(*pj->signals),
-				      GFP_KERNEL);
+				      GFP_KERNEL_ACCOUNT);
 		if (!pj->signals) {
 			ret = -ENOMEM;
 			goto out_free_syncs;
@@ -255,9 +258,13 @@ static void vcuda_submit_commit(struct vcuda_pending_job *pj)
  * @data: &struct drm_vcuda_submit.
  * @file: DRM file.
  *
+ * Waits, interruptibly, while the file has ``max_queued_jobs`` jobs
+ * alive (vcuda_usage_reserve_jobs()).
+ *
  * Return: 0; -EINVAL for bad arguments, including a wait on a point
  * without a fence; -ENOENT for an unknown queue or syncobj; -EIO if the
- * queue's context has faulted; -EFAULT; -ENOMEM.
+ * queue's context has faulted; -EFAULT; -ENOMEM; -ERESTARTSYS (-EINTR)
+ * when a signal interrupts the wait for room.
  */
 int vcuda_ioctl_submit(struct drm_device *drm, void *data,
 		       struct drm_file *file)
@@ -266,7 +273,7 @@ int vcuda_ioctl_submit(struct drm_device *drm, void *data,
 	struct vcuda_pending_job *pjobs = NULL;
 	struct drm_vcuda_job *ujobs;
 	struct vcuda_queue *q;
-	u32 i, count;
+	u32 i, count, unused;
 	int ret = 0;
 
 	if (args->flags)
@@ -288,14 +295,23 @@ int vcuda_ioctl_submit(struct drm_device *drm, void *data,
 		goto out_put_queue;
 	}
 
-	pjobs = kcalloc(count, sizeof(*pjobs), GFP_KERNEL);
+	ret = vcuda_usage_reserve_jobs(q->usage, count);
+	if (ret)
+		goto out_put_queue;
+	unused = count;
+
+	pjobs = kcalloc(count, sizeof(*pjobs), GFP_KERNEL_ACCOUNT);
 	if (!pjobs) {
 		ret = -ENOMEM;
-		goto out_put_queue;
+		goto out_release;
 	}
 
 	for (i = 0; i < count && !ret; i++)
 		ret = vcuda_submit_prepare(q, file, &ujobs[i], &pjobs[i]);
+	/* Each job created holds one reserved job until it is freed. */
+	for (i = 0; i < count; i++)
+		if (pjobs[i].job)
+			unused--;
 
 	if (!ret) {
 		mutex_lock(&q->submit_lock);
@@ -311,6 +327,8 @@ int vcuda_ioctl_submit(struct drm_device *drm, void *data,
 	for (i = 0; i < count; i++)
 		vcuda_pending_job_fini(&pjobs[i]);
 	kfree(pjobs);
+out_release:
+	vcuda_usage_release_jobs(q->usage, unused);
 out_put_queue:
 	vcuda_queue_put(q);
 out_free_ujobs:

@@ -9,6 +9,7 @@
 #include <linux/time64.h>
 #include <linux/timekeeping.h>
 
+#include "vcuda_drv.h"
 #include "vcuda_usage.h"
 
 /**
@@ -151,6 +152,51 @@ u32 vcuda_busy_utilization(struct vcuda_busy *b)
 	return util;
 }
 
+static bool vcuda_usage_try_reserve(struct vcuda_usage *u, u32 count)
+{
+	int jobs = atomic_read(&u->jobs);
+
+	do {
+		if (jobs + count > vcuda_max_queued_jobs)
+			return false;
+	} while (!atomic_try_cmpxchg(&u->jobs, &jobs, jobs + count));
+	return true;
+}
+
+/**
+ * vcuda_usage_reserve_jobs() - Make room for a client's new jobs.
+ * @u: The client's counters.
+ * @count: Jobs about to be created, at most ``max_queued_jobs``.
+ *
+ * A client has at most ``max_queued_jobs`` jobs alive, as a GPU's ring
+ * holds so many commands: past it, SUBMIT waits until earlier jobs are
+ * freed, which bounds the kernel memory a client can tie up in jobs that
+ * wait for something that never comes.
+ *
+ * Return: 0 with @count jobs reserved, which vcuda_usage_release_jobs()
+ * gives back (job by job as they are freed); -ERESTARTSYS if a signal
+ * came first.
+ */
+int vcuda_usage_reserve_jobs(struct vcuda_usage *u, u32 count)
+{
+	return wait_event_interruptible(u->jobs_wq,
+					vcuda_usage_try_reserve(u, count));
+}
+
+/**
+ * vcuda_usage_release_jobs() - Give back reserved jobs.
+ * @u: The client's counters.
+ * @count: Jobs freed, or reserved and never created.
+ *
+ * Context: Any context.
+ */
+void vcuda_usage_release_jobs(struct vcuda_usage *u, u32 count)
+{
+	atomic_sub(count, &u->jobs);
+	if (wq_has_sleeper(&u->jobs_wq))
+		wake_up_all(&u->jobs_wq);
+}
+
 /**
  * vcuda_usage_create() - Allocate a client's busy-time counters.
  *
@@ -161,12 +207,14 @@ struct vcuda_usage *vcuda_usage_create(void)
 	struct vcuda_usage *u;
 	int i;
 
-	u = kzalloc(sizeof(*u), GFP_KERNEL);
+	u = kzalloc(sizeof(*u), GFP_KERNEL_ACCOUNT);
 	if (!u)
 		return NULL;
 	kref_init(&u->refcount);
 	for (i = 0; i < VCUDA_ENGINE_CLASSES; i++)
 		vcuda_busy_init(&u->busy[i]);
+	atomic_set(&u->jobs, 0);
+	init_waitqueue_head(&u->jobs_wq);
 	return u;
 }
 

@@ -8,6 +8,7 @@
 #include <linux/kref.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
+#include <linux/wait.h>
 
 #include "vcuda_drm.h"
 
@@ -59,6 +60,15 @@ struct vcuda_usage {
 
 	/** @busy: Busy time per &enum drm_vcuda_engine. */
 	struct vcuda_busy busy[VCUDA_ENGINE_CLASSES];
+
+	/**
+	 * @jobs: Jobs of the client submitted (or being submitted) and not
+	 * yet freed, at most ``max_queued_jobs``.
+	 */
+	atomic_t jobs;
+
+	/** @jobs_wq: Woken when a job of the client is freed. */
+	wait_queue_head_t jobs_wq;
 };
 
 void vcuda_busy_init(struct vcuda_busy *b);
@@ -66,6 +76,9 @@ void vcuda_busy_begin(struct vcuda_busy *b);
 void vcuda_busy_end(struct vcuda_busy *b);
 u64 vcuda_busy_ns(struct vcuda_busy *b);
 u32 vcuda_busy_utilization(struct vcuda_busy *b);
+
+int vcuda_usage_reserve_jobs(struct vcuda_usage *u, u32 count);
+void vcuda_usage_release_jobs(struct vcuda_usage *u, u32 count);
 
 struct vcuda_usage *vcuda_usage_create(void);
 void vcuda_usage_put(struct vcuda_usage *u);

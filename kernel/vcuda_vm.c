@@ -60,6 +60,13 @@
  * it: translation runs in the copy engine, on the path that signals
  * fences.
  *
+ * Limits: an address space holds at most ``max_mappings`` mappings and
+ * reservations together (-ENOSPC past it; an unmap that would cut a
+ * mapping in two past it fails too, and changes nothing). Its page
+ * tables, mappings and reservations are charged to the memory cgroup
+ * of the process that binds (__GFP_ACCOUNT), so a process cannot pin
+ * kernel memory its cgroup does not pay for.
+ *
  * When the context is destroyed, vcuda_vm_close() removes every mapping
  * and reservation, dropping the objects' references, and refuses later
  * binds.
@@ -81,11 +88,18 @@ static void vcuda_vm_free(struct drm_gpuvm *gpuvm)
 	kfree(vm);
 }
 
+static inline struct vcuda_vm *to_vcuda_vm(struct drm_gpuvm *gpuvm)
+{
+	return container_of(gpuvm, struct vcuda_vm, base);
+}
+
 /* Removes a mapping from the tree and from its object; VM lock held. */
 static void vcuda_vm_remove_va(struct drm_gpuva *va)
 {
 	struct drm_gem_object *obj = va->gem.obj;
 	struct vcuda_bo *bo = to_vcuda_bo(obj);
+
+	to_vcuda_vm(va->vm)->nr_vas--;
 
 	/* Unlinking may drop the object's last reference: keep one. */
 	drm_gem_object_get(obj);
@@ -133,6 +147,8 @@ static int vcuda_vm_step_remap(struct drm_gpuva_op *op, void *priv)
 		return -EINVAL;
 
 	drm_gpuva_remap(prev, next, &op->remap);
+	/* vcuda_vm_unmap() checked that the pieces fit in max_mappings. */
+	to_vcuda_vm(old->vm)->nr_vas += !!prev + !!next - 1;
 
 	mutex_lock(&bo->gpuva_lock);
 	if (prev) {
@@ -150,8 +166,21 @@ static int vcuda_vm_step_remap(struct drm_gpuva_op *op, void *priv)
 	return 0;
 }
 
+/* The core allocates these for mappings: charge them to the caller. */
+static struct drm_gpuvm_bo *vcuda_vm_bo_alloc(void)
+{
+	return kzalloc(sizeof(struct drm_gpuvm_bo), GFP_KERNEL_ACCOUNT);
+}
+
+static void vcuda_vm_bo_free(struct drm_gpuvm_bo *vm_bo)
+{
+	kfree(vm_bo);
+}
+
 static const struct drm_gpuvm_ops vcuda_gpuvm_ops = {
 	.vm_free = vcuda_vm_free,
+	.vm_bo_alloc = vcuda_vm_bo_alloc,
+	.vm_bo_free = vcuda_vm_bo_free,
 	.sm_step_remap = vcuda_vm_step_remap,
 	.sm_step_unmap = vcuda_vm_step_unmap,
 };
@@ -167,7 +196,7 @@ struct vcuda_vm *vcuda_vm_create(struct vcuda_device *vdev)
 	struct drm_gem_object *r_obj;
 	struct vcuda_vm *vm;
 
-	vm = kzalloc(sizeof(*vm), GFP_KERNEL);
+	vm = kzalloc(sizeof(*vm), GFP_KERNEL_ACCOUNT);
 	if (!vm)
 		return ERR_PTR(-ENOMEM);
 
@@ -211,6 +240,7 @@ void vcuda_vm_close(struct vcuda_vm *vm)
 	while ((it = interval_tree_iter_first(&vm->resv, 0, U64_MAX))) {
 		interval_tree_remove(it, &vm->resv);
 		kfree(container_of(it, struct vcuda_vm_resv, it));
+		vm->nr_vas--;
 	}
 	up_write(&vm->lock);
 }
@@ -313,7 +343,7 @@ static int vcuda_vm_map(struct vcuda_vm *vm, struct drm_file *file,
 	}
 
 	addr = vcuda_bo_devaddr(bo, op->bo_offset);
-	va = kzalloc(sizeof(*va), GFP_KERNEL);
+	va = kzalloc(sizeof(*va), GFP_KERNEL_ACCOUNT);
 	prealloc = drm_gpuvm_bo_create(&vm->base, obj);
 	if (!va || !prealloc ||
 	    vcuda_pt_cache_fill(&cache, vcuda_pt_map_need(op->va, op->size,
@@ -327,14 +357,18 @@ static int vcuda_vm_map(struct vcuda_vm *vm, struct drm_file *file,
 		ret = -ENOENT;
 	} else if (!vcuda_vm_resv_allows(vm, op->va, op->size)) {
 		ret = -EEXIST;
+	} else if (vm->nr_vas >= vcuda_max_mappings) {
+		ret = -ENOSPC;
 	} else {
 		drm_gpuva_init(va, op->va, op->size, obj, op->bo_offset);
 		if (readonly)
 			va->flags |= VCUDA_VA_READONLY;
 		ret = drm_gpuva_insert(&vm->base, va);
-		if (!ret)
+		if (!ret) {
 			vcuda_pt_map(&vm->pt, &cache, op->va, op->size, addr,
 				     readonly);
+			vm->nr_vas++;
+		}
 	}
 	mutex_lock(&bo->gpuva_lock);
 	if (!ret) {
@@ -371,10 +405,11 @@ static int vcuda_vm_unmap(struct vcuda_vm *vm,
 	struct vcuda_pt_cache cache = {};
 	struct vcuda_vm_resv *resv;
 	struct drm_gpuva *va;
+	int pieces = 0;
 	int ret = 0;
 
-	uctx.prev = kzalloc(sizeof(*uctx.prev), GFP_KERNEL);
-	uctx.next = kzalloc(sizeof(*uctx.next), GFP_KERNEL);
+	uctx.prev = kzalloc(sizeof(*uctx.prev), GFP_KERNEL_ACCOUNT);
+	uctx.next = kzalloc(sizeof(*uctx.next), GFP_KERNEL_ACCOUNT);
 	if (!uctx.prev || !uctx.next ||
 	    vcuda_pt_cache_fill(&cache, vcuda_pt_unmap_need())) {
 		ret = -ENOMEM;
@@ -387,10 +422,15 @@ static int vcuda_vm_unmap(struct vcuda_vm *vm,
 		goto out_unlock;
 	}
 
-	/* Every page of the range must be mapped. */
+	/*
+	 * Every page of the range must be mapped. Mappings cut at the ends
+	 * keep a piece each: the only way an unmap adds mappings.
+	 */
 	drm_gpuvm_for_each_va_range(va, &vm->base, op->va, end) {
 		if (va->va.addr > cursor)
 			break;
+		pieces += (va->va.addr < op->va) +
+			  (va->va.addr + va->va.range > end) - 1;
 		cursor = va->va.addr + va->va.range;
 	}
 	if (cursor < end) {
@@ -400,9 +440,14 @@ static int vcuda_vm_unmap(struct vcuda_vm *vm,
 						     op->size)) {
 			interval_tree_remove(&resv->it, &vm->resv);
 			kfree(resv);
+			vm->nr_vas--;
 		} else {
 			ret = -ENOENT;
 		}
+		goto out_unlock;
+	}
+	if (pieces > 0 && vm->nr_vas + pieces > vcuda_max_mappings) {
+		ret = -ENOSPC;
 		goto out_unlock;
 	}
 
@@ -424,7 +469,7 @@ static int vcuda_vm_reserve(struct vcuda_vm *vm,
 	struct vcuda_vm_resv *resv;
 	int ret = 0;
 
-	resv = kzalloc(sizeof(*resv), GFP_KERNEL);
+	resv = kzalloc(sizeof(*resv), GFP_KERNEL_ACCOUNT);
 	if (!resv)
 		return -ENOMEM;
 	resv->it.start = op->va;
@@ -437,8 +482,11 @@ static int vcuda_vm_reserve(struct vcuda_vm *vm,
 					    resv->it.last) ||
 		   !drm_gpuvm_interval_empty(&vm->base, op->va, op->size)) {
 		ret = -EEXIST;
+	} else if (vm->nr_vas >= vcuda_max_mappings) {
+		ret = -ENOSPC;
 	} else {
 		interval_tree_insert(&resv->it, &vm->resv);
+		vm->nr_vas++;
 		resv = NULL;
 	}
 	up_write(&vm->lock);
@@ -490,7 +538,9 @@ static int vcuda_vm_check_op(struct vcuda_device *vdev,
  * buffer object, or an unmap of unmapped pages that is not an empty
  * reservation; -EEXIST for a map over mapped pages or across a
  * reservation's edge, or a reservation over mappings or reservations;
- * -ENOMEM. On error @ops.count is set to the number of operations done.
+ * -ENOSPC for a map or reservation (or an unmap that cuts a mapping in
+ * two) past ``max_mappings``; -ENOMEM. On error @ops.count is set to the
+ * number of operations done.
  */
 int vcuda_ioctl_vm_bind(struct drm_device *drm, void *data,
 			struct drm_file *file)

@@ -46,6 +46,12 @@ struct vcuda_vm {
 	 */
 	struct rb_root_cached resv;
 
+	/**
+	 * @nr_vas: Mappings and reservations, at most ``max_mappings``;
+	 * under @lock.
+	 */
+	u32 nr_vas;
+
 	/** @closed: The context is gone; no mapping may be added. */
 	bool closed;
 };

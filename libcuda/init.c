@@ -48,6 +48,7 @@ CUresult result_from_errno(int err)
 	case 0:
 		return CUDA_SUCCESS;
 	case ENOMEM:
+	case ENOSPC:	/* a per-process limit of the kernel module */
 		return CUDA_ERROR_OUT_OF_MEMORY;
 	case ENOENT:
 		return CUDA_ERROR_INVALID_HANDLE;

@@ -8,6 +8,7 @@
  * that must be refused.
  */
 #include <signal.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -469,6 +470,278 @@ TEST_F(dev, vram_not_larger_than_ram)
 	EXPECT_GE((uint64_t)ram, vram);
 	if (vt_param("vram_mb") << 20 <= (uint64_t)ram)
 		EXPECT_EQ(vt_param("vram_mb") << 20, vram);
+}
+
+/*
+ * Issue 16, item 2: per-file limits on kernel objects. A file has at
+ * most max_contexts contexts and max_queues queues (-ENOSPC past them);
+ * another file is not affected, and destroying one makes room.
+ */
+TEST_F(dev, contexts_and_queues_per_file)
+{
+	uint64_t max_ctx = vt_param("max_contexts");
+	uint64_t max_q = vt_param("max_queues");
+	uint32_t id, last = 0, other;
+	uint64_t i;
+	int fd2;
+
+	ASSERT_GT(100000ull, max_ctx);
+	ASSERT_GT(100000ull, max_q);
+	/* The fixture made one context. */
+	for (i = 1; i < max_ctx; i++)
+		ASSERT_EQ(0, vt_ctx_create(self->fd, &last));
+	EXPECT_EQ(-ENOSPC, vt_ctx_create(self->fd, &id));
+	fd2 = vt_open();
+	ASSERT_LE(0, fd2);
+	EXPECT_EQ(0, vt_ctx_create(fd2, &other));
+	close(fd2);
+	ASSERT_EQ(0, vt_ctx_destroy(self->fd, last));
+	EXPECT_EQ(0, vt_ctx_create(self->fd, &id));
+
+	for (i = 0; i < max_q; i++)
+		ASSERT_EQ(0, vt_queue_create(self->fd, self->ctx,
+					     DRM_VCUDA_ENGINE_COPY, 1, &last));
+	EXPECT_EQ(-ENOSPC, vt_queue_create(self->fd, id,
+					   DRM_VCUDA_ENGINE_COMPUTE, 1, &other));
+	ASSERT_EQ(0, vt_queue_destroy(self->fd, last));
+	EXPECT_EQ(0, vt_queue_create(self->fd, id, DRM_VCUDA_ENGINE_COMPUTE,
+				     1, &other));
+	/* Destroying a context gives its queues back. */
+	ASSERT_EQ(0, vt_ctx_destroy(self->fd, self->ctx));
+	EXPECT_EQ(0, vt_queue_create(self->fd, id, DRM_VCUDA_ENGINE_COPY, 1,
+				     &other));
+}
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+}
+
+/*
+ * Issue 16, item 2: 48,000 jobs queued behind a launch nobody takes
+ * held 1.58 GB of unreclaimable kernel memory. A file has at most
+ * max_queued_jobs jobs alive; past it SUBMIT waits for room (a signal
+ * interrupts it), and the room comes back as jobs are freed.
+ */
+TEST_F(dev, queued_jobs_per_file)
+{
+	uint64_t max = vt_param("max_queued_jobs"), n;
+	struct sigaction sa = { .sa_handler = on_alarm };
+	struct drm_vcuda_job jobs[64];
+	struct drm_vcuda_cmd c = vt_launch(1);
+	struct drm_vcuda_submit sub;
+	uint32_t q, q2, i;
+	uint64_t t0;
+	int ret;
+
+	ASSERT_GE(1ull << 20, max);
+	ASSERT_EQ(0, max % 64);
+	ASSERT_EQ(0, vt_queue_create(self->fd, self->ctx,
+				     DRM_VCUDA_ENGINE_COMPUTE, 1, &q));
+	memset(jobs, 0, sizeof(jobs));
+	for (i = 0; i < 64; i++)
+		jobs[i].cmds = VT_ARRAY(1, &c);
+	/* Nobody takes the first launch: every job stays. */
+	for (n = 0; n < max; n += 64)
+		ASSERT_EQ(0, vt_submit(self->fd, q, jobs, 64));
+	EXPECT_LE((long long)max, vt_objects(self->fd, "jobs"));
+
+	/* One more waits, until a signal. */
+	ASSERT_EQ(0, sigaction(SIGALRM, &sa, NULL));
+	sub = (struct drm_vcuda_submit){
+		.queue_id = q, .jobs = VT_ARRAY(1, jobs),
+	};
+	t0 = vt_now_ns();
+	alarm(1);
+	ret = ioctl(self->fd, DRM_IOCTL_VCUDA_SUBMIT, &sub);
+	EXPECT_EQ(-1, ret);
+	EXPECT_EQ(EINTR, errno);
+	EXPECT_LE(900000000ull, vt_now_ns() - t0);
+
+	/* Destroying the queue frees its jobs: room again, on any queue. */
+	ASSERT_EQ(0, vt_queue_destroy(self->fd, q));
+	ASSERT_EQ(0, vt_queue_create(self->fd, self->ctx,
+				     DRM_VCUDA_ENGINE_COMPUTE, 1, &q2));
+	sub.queue_id = q2;
+	alarm(20);
+	EXPECT_EQ(0, ioctl(self->fd, DRM_IOCTL_VCUDA_SUBMIT, &sub));
+	alarm(0);
+}
+
+/*
+ * Issue 16, item 2: ~296,000 mappings of one 4 KiB object took 1.16 GiB
+ * of page tables. An address space holds at most max_mappings mappings
+ * and reservations; an unmap that would cut one in two past it fails.
+ */
+TEST_F(dev, mappings_per_address_space)
+{
+	uint64_t max = vt_param("max_mappings"), n = 0, base = 1ull << 40;
+	static struct drm_vcuda_vm_bind_op ops[1024];
+	uint32_t h, i, done;
+
+	ASSERT_GE(1ull << 20, max);
+	ASSERT_EQ(0, vt_bo_create(self->fd, 3 * VT_PAGE,
+				  DRM_VCUDA_BO_PLACEMENT_DEVICE, 0, &h));
+	/* One three-page mapping, then single pages up to the limit. */
+	ASSERT_EQ(0, vt_map(self->fd, self->ctx, h, 0, base, 3 * VT_PAGE, 0));
+	n = 1;
+	base += 4 * VT_PAGE;
+	while (n < max) {
+		uint32_t batch = max - n < 1024 ? max - n : 1024;
+
+		for (i = 0; i < batch; i++)
+			ops[i] = (struct drm_vcuda_vm_bind_op){
+				.flags = DRM_VCUDA_VM_BIND_OP_MAP,
+				.bo_handle = h, .va = base, .size = VT_PAGE,
+			}, base += VT_PAGE;
+		ASSERT_EQ(0, vt_bind(self->fd, self->ctx, ops, batch, &done));
+		n += batch;
+	}
+	EXPECT_EQ(-ENOSPC, vt_map(self->fd, self->ctx, h, 0, base, VT_PAGE,
+				  0));
+	ops[0] = (struct drm_vcuda_vm_bind_op){
+		.flags = DRM_VCUDA_VM_BIND_OP_MAP_SPARSE,
+		.va = base, .size = VT_PAGE,
+	};
+	EXPECT_EQ(-ENOSPC, vt_bind(self->fd, self->ctx, ops, 1, NULL));
+	/* Cutting the first mapping in two would add one: refused. */
+	EXPECT_EQ(-ENOSPC, vt_unmap(self->fd, self->ctx,
+				    (1ull << 40) + VT_PAGE, VT_PAGE));
+	/* Cutting its end keeps one piece: fine, and leaves room. */
+	EXPECT_EQ(0, vt_unmap(self->fd, self->ctx, (1ull << 40) + 2 * VT_PAGE,
+			      VT_PAGE));
+	EXPECT_EQ(0, vt_unmap(self->fd, self->ctx, base - VT_PAGE, VT_PAGE));
+	EXPECT_EQ(0, vt_map(self->fd, self->ctx, h, 0, base, VT_PAGE, 0));
+	EXPECT_EQ(-ENOSPC, vt_map(self->fd, self->ctx, h, 0, base + VT_PAGE,
+				  VT_PAGE, 0));
+}
+
+/* A memory cgroup of our own (cgroup v2, mounted if need be), or -1. */
+static int cgroup_make(char *dir, size_t len, const char *max)
+{
+	char path[256];
+	int fd;
+
+	if (access("/sys/fs/cgroup/cgroup.controllers", F_OK) &&
+	    mount("none", "/sys/fs/cgroup", "cgroup2", 0, NULL))
+		return -1;
+	fd = open("/sys/fs/cgroup/cgroup.subtree_control", O_WRONLY);
+	if (fd < 0)
+		return -1;
+	if (write(fd, "+memory", 7) < 0 && errno != EBUSY) {
+		close(fd);
+		return -1;
+	}
+	close(fd);
+	snprintf(dir, len, "/sys/fs/cgroup/vcuda-hardening-%d", getpid());
+	if (mkdir(dir, 0755) && errno != EEXIST)
+		return -1;
+	snprintf(path, sizeof(path), "%s/memory.max", dir);
+	fd = open(path, O_WRONLY);
+	if (fd < 0 || write(fd, max, strlen(max)) < 0) {
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	close(fd);
+	return 0;
+}
+
+static long long cgroup_read(const char *dir, const char *file)
+{
+	char path[256], buf[64] = "";
+	long long val = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	if (fgets(buf, sizeof(buf), f))
+		val = strtoll(buf, NULL, 10);
+	fclose(f);
+	return val;
+}
+
+static int cgroup_enter(const char *dir)
+{
+	char path[256];
+	int fd, ret;
+
+	snprintf(path, sizeof(path), "%s/cgroup.procs", dir);
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return -1;
+	ret = write(fd, "0", 1) == 1 ? 0 : -1;
+	close(fd);
+	return ret;
+}
+
+/*
+ * Issue 16, item 2, and the acceptance check: as uid nobody in a 64 MiB
+ * memory cgroup, page tables and mappings (the kernel memory a process
+ * can make the module allocate fastest) are charged to the cgroup, and
+ * its limit stops them: the binds fail, or the OOM killer takes the
+ * attacker, never memory outside the cgroup.
+ */
+TEST_F(dev, kernel_memory_charged_to_cgroup)
+{
+	char dir[128];
+	long long before, peak, slab0, slab1;
+	int status;
+	pid_t pid;
+
+	if (geteuid() != 0 || cgroup_make(dir, sizeof(dir), "64M"))
+		SKIP(return, "needs root and a memory cgroup");
+	slab0 = proc_kb("/proc/meminfo", "SUnreclaim") +
+		proc_kb("/proc/meminfo", "PageTables") +
+		proc_kb("/proc/meminfo", "SecPageTables");
+	before = cgroup_read(dir, "memory.current");
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		uint32_t h, ctx, i;
+		int fd, ret = 0;
+
+		/* The render node may be root's: opened first, as a client would. */
+		fd = vt_open();
+		if (cgroup_enter(dir) || become_nobody_64k())
+			_exit(1);
+		if (fd < 0 || vt_ctx_create(fd, &ctx) ||
+		    vt_bo_create(fd, VT_PAGE, DRM_VCUDA_BO_PLACEMENT_DEVICE,
+				 0, &h))
+			_exit(2);
+		/*
+		 * One page every 1 GiB: two page tables (8 KiB) each. 64 MiB
+		 * of them is 8192 mappings; the limit allows 65536.
+		 */
+		for (i = 0; i < 65536 && !ret; i++)
+			ret = vt_map(fd, ctx, h, 0, (1ull << 40) +
+				     ((uint64_t)i << 30), VT_PAGE, 0);
+		if (ret != -ENOMEM)
+			_exit(3);
+		if (i < 1024)
+			_exit(4);
+		_exit(0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	peak = cgroup_read(dir, "memory.peak");
+	slab1 = proc_kb("/proc/meminfo", "SUnreclaim") +
+		proc_kb("/proc/meminfo", "PageTables") +
+		proc_kb("/proc/meminfo", "SecPageTables");
+	TH_LOG("cgroup: %lld before, peak %lld; unreclaimable %+lld KiB",
+	       before, peak, (slab1 - slab0) / 1024);
+	/* Killed by the cgroup's OOM killer, or stopped with -ENOMEM. */
+	if (WIFSIGNALED(status)) {
+		EXPECT_EQ(SIGKILL, WTERMSIG(status));
+	} else {
+		EXPECT_EQ(0, WEXITSTATUS(status));
+	}
+	/* The cgroup paid for the tables: at least 8 MiB of them. */
+	EXPECT_LT(before + (8ll << 20), peak);
+	/* And the process's exit gave everything back. */
+	EXPECT_GT(64ll << 20, slab1 - slab0);
+	rmdir(dir);
 }
 
 TEST_HARNESS_MAIN
