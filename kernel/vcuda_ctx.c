@@ -307,7 +307,7 @@ int vcuda_ioctl_ctx_create(struct drm_device *drm, void *data,
 	if (args->flags)
 		return -EINVAL;
 
-	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL_ACCOUNT);
+	ctx = kzalloc(sizeof(*ctx), VCUDA_GFP_CLIENT);
 	if (!ctx)
 		return -ENOMEM;
 
@@ -340,10 +340,10 @@ int vcuda_ioctl_ctx_create(struct drm_device *drm, void *data,
 	if (!ret)
 		ret = xa_alloc_cyclic(&vfile->ctxs, &id, NULL,
 				      XA_LIMIT(1, U32_MAX), &vfile->next_ctx_id,
-				      GFP_KERNEL_ACCOUNT);
+				      VCUDA_GFP_CLIENT);
 	if (ret >= 0) {
 		ctx->id = id;
-		ret = xa_err(xa_store(&vfile->ctxs, id, ctx, GFP_KERNEL_ACCOUNT));
+		ret = xa_err(xa_store(&vfile->ctxs, id, ctx, VCUDA_GFP_CLIENT));
 		if (ret)
 			xa_erase(&vfile->ctxs, id);
 	}

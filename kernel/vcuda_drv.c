@@ -171,7 +171,7 @@ void *vcuda_obj_array_copy(const struct drm_vcuda_obj_array *arr,
 	if (check_mul_overflow((size_t)arr->count, elem_size, &total))
 		return ERR_PTR(-EINVAL);
 
-	out = kvmalloc(total, GFP_KERNEL_ACCOUNT);
+	out = kvmalloc(total, VCUDA_GFP_CLIENT);
 	if (!out)
 		return ERR_PTR(-ENOMEM);
 
@@ -205,7 +205,7 @@ static int vcuda_open(struct drm_device *drm, struct drm_file *file)
 {
 	struct vcuda_file *vfile;
 
-	vfile = kzalloc(sizeof(*vfile), GFP_KERNEL_ACCOUNT);
+	vfile = kzalloc(sizeof(*vfile), VCUDA_GFP_CLIENT);
 	if (!vfile)
 		return -ENOMEM;
 

@@ -6,6 +6,7 @@
 #define _VCUDA_DRV_H_
 
 #include <linux/atomic.h>
+#include <linux/gfp.h>
 #include <linux/mutex.h>
 #include <linux/platform_device.h>
 #include <linux/ratelimit.h>
@@ -22,6 +23,15 @@
 #define VCUDA_DRIVER_VERSION \
 	(DRM_VCUDA_VERSION_MAJOR << 16 | DRM_VCUDA_VERSION_MINOR << 8 | \
 	 DRM_VCUDA_VERSION_PATCH)
+
+/*
+ * Memory the module allocates for a client: charged to the client's
+ * memory cgroup, and past the cgroup's limit a clean -ENOMEM for the
+ * ioctl (no OOM kill, no allocation-failure splat) rather than the OOM
+ * killer.
+ */
+#define VCUDA_GFP_CLIENT \
+	(GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL | __GFP_NOWARN)
 
 /* Limits of the ioctl arrays. */
 #define VCUDA_MAX_JOBS		64

@@ -84,7 +84,7 @@ int vcuda_bo_register(struct vcuda_bo *bo)
 
 	ret = xa_alloc_cyclic(&vdev->bo_ids, &seg, bo,
 			      XA_LIMIT(1, VCUDA_DEVADDR_MAX_SEG),
-			      &vdev->next_bo_id, GFP_KERNEL_ACCOUNT);
+			      &vdev->next_bo_id, VCUDA_GFP_CLIENT);
 	if (ret < 0)
 		return -ENOMEM;
 	bo->seg = seg;
@@ -227,7 +227,7 @@ struct drm_gem_object *vcuda_gem_create_object(struct drm_device *drm,
 {
 	struct vcuda_bo *bo;
 
-	bo = kzalloc(sizeof(*bo), GFP_KERNEL_ACCOUNT);
+	bo = kzalloc(sizeof(*bo), VCUDA_GFP_CLIENT);
 	if (!bo)
 		return ERR_PTR(-ENOMEM);
 
@@ -467,8 +467,8 @@ int vcuda_ioctl_bo_userptr(struct drm_device *drm, void *data,
 	if (npages > totalram_pages() || args->size > VCUDA_BO_MAX_SIZE)
 		return -ENOMEM;
 
-	bo = kzalloc(sizeof(*bo), GFP_KERNEL_ACCOUNT);
-	pages = kvmalloc_array(npages, sizeof(*pages), GFP_KERNEL_ACCOUNT);
+	bo = kzalloc(sizeof(*bo), VCUDA_GFP_CLIENT);
+	pages = kvmalloc_array(npages, sizeof(*pages), VCUDA_GFP_CLIENT);
 	if (!bo || !pages) {
 		ret = -ENOMEM;
 		goto err_free;

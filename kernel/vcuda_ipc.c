@@ -109,7 +109,7 @@ int vcuda_ioctl_ipc_export(struct drm_device *drm, void *data,
 		get_random_bytes(bo->ipc_secret, sizeof(bo->ipc_secret));
 		bo->ipc_uid = current_euid();
 		ret = xa_alloc_cyclic(&vdev->ipc, &id, bo, XA_LIMIT(1, U32_MAX),
-				      &vdev->next_ipc_id, GFP_KERNEL_ACCOUNT);
+				      &vdev->next_ipc_id, VCUDA_GFP_CLIENT);
 		if (ret >= 0) {
 			bo->ipc_id = id;
 			ret = 0;

@@ -116,11 +116,11 @@ struct vcuda_job *vcuda_job_alloc(struct vcuda_queue *q,
 	struct vcuda_hw_fence *hw_fence;
 	struct vcuda_job *job;
 
-	job = kzalloc(sizeof(*job), GFP_KERNEL_ACCOUNT);
+	job = kzalloc(sizeof(*job), VCUDA_GFP_CLIENT);
 	if (!job)
 		return NULL;
 
-	hw_fence = kzalloc(sizeof(*hw_fence), GFP_KERNEL_ACCOUNT);
+	hw_fence = kzalloc(sizeof(*hw_fence), VCUDA_GFP_CLIENT);
 	if (!hw_fence) {
 		kfree(job);
 		return NULL;

@@ -175,7 +175,7 @@ static struct drm_gem_object *vcuda_peer_create(struct drm_device *drm,
 	struct vcuda_bo *bo;
 	int ret;
 
-	bo = kzalloc(sizeof(*bo), GFP_KERNEL_ACCOUNT);
+	bo = kzalloc(sizeof(*bo), VCUDA_GFP_CLIENT);
 	if (!bo)
 		return ERR_PTR(-ENOMEM);
 

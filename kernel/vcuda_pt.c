@@ -81,8 +81,7 @@ static bool vcuda_pt_empty(const u64 *table)
 
 static u64 *vcuda_pt_alloc_table(void)
 {
-	return (u64 *)get_zeroed_page(GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL |
-				      __GFP_NOWARN);
+	return (u64 *)get_zeroed_page(VCUDA_GFP_CLIENT);
 }
 
 static void vcuda_pt_free_table(struct vcuda_pt *pt, u64 *table)

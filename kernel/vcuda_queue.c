@@ -175,7 +175,7 @@ static struct vcuda_queue *vcuda_queue_create(struct vcuda_ctx *ctx,
 	struct vcuda_queue *q;
 	int ret;
 
-	q = kzalloc(sizeof(*q), GFP_KERNEL_ACCOUNT);
+	q = kzalloc(sizeof(*q), VCUDA_GFP_CLIENT);
 	if (!q)
 		return ERR_PTR(-ENOMEM);
 
@@ -287,13 +287,13 @@ int vcuda_ioctl_queue_create(struct drm_device *drm, void *data,
 
 	/* Reserve the ID first: the queue must know it before it shows. */
 	ret = xa_alloc_cyclic(&vfile->queues, &id, NULL, XA_LIMIT(1, U32_MAX),
-			      &vfile->next_queue_id, GFP_KERNEL_ACCOUNT);
+			      &vfile->next_queue_id, VCUDA_GFP_CLIENT);
 	if (ret < 0) {
 		vcuda_queue_destroy_unused(q);
 		goto out_put_ctx;
 	}
 	q->id = id;
-	ret = xa_err(xa_store(&vfile->queues, id, q, GFP_KERNEL_ACCOUNT));
+	ret = xa_err(xa_store(&vfile->queues, id, q, VCUDA_GFP_CLIENT));
 	if (ret) {
 		xa_erase(&vfile->queues, id);
 		vcuda_queue_destroy_unused(q);

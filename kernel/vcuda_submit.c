@@ -177,7 +177,7 @@ static int vcuda_submit_prepare(struct vcuda_queue *q, struct drm_file *file,
 
 	if (nsignals) {
 		pj->signals = kcalloc(nsignals, sizeof(*pj->signals),
-				      GFP_KERNEL_ACCOUNT);
+				      VCUDA_GFP_CLIENT);
 		if (!pj->signals) {
 			ret = -ENOMEM;
 			goto out_free_syncs;
@@ -300,7 +300,7 @@ int vcuda_ioctl_submit(struct drm_device *drm, void *data,
 		goto out_put_queue;
 	unused = count;
 
-	pjobs = kcalloc(count, sizeof(*pjobs), GFP_KERNEL_ACCOUNT);
+	pjobs = kcalloc(count, sizeof(*pjobs), VCUDA_GFP_CLIENT);
 	if (!pjobs) {
 		ret = -ENOMEM;
 		goto out_release;

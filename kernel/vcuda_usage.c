@@ -207,7 +207,7 @@ struct vcuda_usage *vcuda_usage_create(void)
 	struct vcuda_usage *u;
 	int i;
 
-	u = kzalloc(sizeof(*u), GFP_KERNEL_ACCOUNT);
+	u = kzalloc(sizeof(*u), VCUDA_GFP_CLIENT);
 	if (!u)
 		return NULL;
 	kref_init(&u->refcount);

@@ -169,7 +169,7 @@ static int vcuda_vm_step_remap(struct drm_gpuva_op *op, void *priv)
 /* The core allocates these for mappings: charge them to the caller. */
 static struct drm_gpuvm_bo *vcuda_vm_bo_alloc(void)
 {
-	return kzalloc(sizeof(struct drm_gpuvm_bo), GFP_KERNEL_ACCOUNT);
+	return kzalloc(sizeof(struct drm_gpuvm_bo), VCUDA_GFP_CLIENT);
 }
 
 static void vcuda_vm_bo_free(struct drm_gpuvm_bo *vm_bo)
@@ -196,7 +196,7 @@ struct vcuda_vm *vcuda_vm_create(struct vcuda_device *vdev)
 	struct drm_gem_object *r_obj;
 	struct vcuda_vm *vm;
 
-	vm = kzalloc(sizeof(*vm), GFP_KERNEL_ACCOUNT);
+	vm = kzalloc(sizeof(*vm), VCUDA_GFP_CLIENT);
 	if (!vm)
 		return ERR_PTR(-ENOMEM);
 
@@ -343,7 +343,7 @@ static int vcuda_vm_map(struct vcuda_vm *vm, struct drm_file *file,
 	}
 
 	addr = vcuda_bo_devaddr(bo, op->bo_offset);
-	va = kzalloc(sizeof(*va), GFP_KERNEL_ACCOUNT);
+	va = kzalloc(sizeof(*va), VCUDA_GFP_CLIENT);
 	prealloc = drm_gpuvm_bo_create(&vm->base, obj);
 	if (!va || !prealloc ||
 	    vcuda_pt_cache_fill(&cache, vcuda_pt_map_need(op->va, op->size,
@@ -405,11 +405,11 @@ static int vcuda_vm_unmap(struct vcuda_vm *vm,
 	struct vcuda_pt_cache cache = {};
 	struct vcuda_vm_resv *resv;
 	struct drm_gpuva *va;
-	int pieces = 0;
+	int added = 0;
 	int ret = 0;
 
-	uctx.prev = kzalloc(sizeof(*uctx.prev), GFP_KERNEL_ACCOUNT);
-	uctx.next = kzalloc(sizeof(*uctx.next), GFP_KERNEL_ACCOUNT);
+	uctx.prev = kzalloc(sizeof(*uctx.prev), VCUDA_GFP_CLIENT);
+	uctx.next = kzalloc(sizeof(*uctx.next), VCUDA_GFP_CLIENT);
 	if (!uctx.prev || !uctx.next ||
 	    vcuda_pt_cache_fill(&cache, vcuda_pt_unmap_need())) {
 		ret = -ENOMEM;
@@ -429,7 +429,7 @@ static int vcuda_vm_unmap(struct vcuda_vm *vm,
 	drm_gpuvm_for_each_va_range(va, &vm->base, op->va, end) {
 		if (va->va.addr > cursor)
 			break;
-		pieces += (va->va.addr < op->va) +
+		added += (va->va.addr < op->va) +
 			  (va->va.addr + va->va.range > end) - 1;
 		cursor = va->va.addr + va->va.range;
 	}
@@ -446,7 +446,7 @@ static int vcuda_vm_unmap(struct vcuda_vm *vm,
 		}
 		goto out_unlock;
 	}
-	if (pieces > 0 && vm->nr_vas + pieces > vcuda_max_mappings) {
+	if (added > 0 && vm->nr_vas + added > vcuda_max_mappings) {
 		ret = -ENOSPC;
 		goto out_unlock;
 	}
@@ -469,7 +469,7 @@ static int vcuda_vm_reserve(struct vcuda_vm *vm,
 	struct vcuda_vm_resv *resv;
 	int ret = 0;
 
-	resv = kzalloc(sizeof(*resv), GFP_KERNEL_ACCOUNT);
+	resv = kzalloc(sizeof(*resv), VCUDA_GFP_CLIENT);
 	if (!resv)
 		return -ENOMEM;
 	resv->it.start = op->va;

@@ -744,4 +744,73 @@ TEST_F(dev, kernel_memory_charged_to_cgroup)
 	rmdir(dir);
 }
 
+static long long unreclaimable_kernel(void)
+{
+	return proc_kb("/proc/meminfo", "SUnreclaim") +
+	       proc_kb("/proc/meminfo", "PageTables");
+}
+
+/*
+ * Issue 16, item 2, the acceptance check for jobs: as nobody in a 64 MiB
+ * memory cgroup, jobs queued behind a launch nobody takes raise the
+ * machine's unreclaimable kernel memory by about what the cgroup is
+ * charged, not by memory nobody pays for (1.58 GB against 0.9 MB before).
+ */
+TEST_F(dev, queued_jobs_charged_to_cgroup)
+{
+	long long cg0, cg1, un0, un1;
+	int status, ready[2];
+	char dir[128], c;
+	pid_t pid;
+
+	if (geteuid() != 0 || cgroup_make(dir, sizeof(dir), "64M"))
+		SKIP(return, "needs root and a memory cgroup");
+	ASSERT_EQ(0, pipe(ready));
+	cg0 = cgroup_read(dir, "memory.current");
+	un0 = unreclaimable_kernel();
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		static struct drm_vcuda_cmd cmds[256];
+		struct drm_vcuda_job jobs[64];
+		uint32_t ctx, q, i, n;
+		int fd = vt_open();
+
+		if (cgroup_enter(dir) || become_nobody_64k())
+			_exit(1);
+		if (fd < 0 || vt_ctx_create(fd, &ctx) ||
+		    vt_queue_create(fd, ctx, DRM_VCUDA_ENGINE_COMPUTE, 1, &q))
+			_exit(2);
+		/* A launch nobody takes, then 255 NOPs, in every job. */
+		cmds[0] = vt_launch(1);
+		for (i = 1; i < 256; i++)
+			cmds[i].op = DRM_VCUDA_CMD_NOP;
+		memset(jobs, 0, sizeof(jobs));
+		for (i = 0; i < 64; i++)
+			jobs[i].cmds = VT_ARRAY(256, cmds);
+		/* 1024 jobs of 24 KiB of commands, within the limit. */
+		for (n = 0; n < 1024; n += 64)
+			if (vt_submit(fd, q, jobs, 64))
+				_exit(3);
+		if (write(ready[1], "r", 1) != 1)
+			_exit(4);
+		pause();
+		_exit(0);
+	}
+	close(ready[1]);
+	ASSERT_EQ(1, read(ready[0], &c, 1));
+	close(ready[0]);
+	cg1 = cgroup_read(dir, "memory.current");
+	un1 = unreclaimable_kernel();
+	kill(pid, SIGKILL);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	TH_LOG("1024 jobs: cgroup %+lld KiB, unreclaimable %+lld KiB",
+	       (cg1 - cg0) / 1024, (un1 - un0) / 1024);
+	/* The commands alone are 24 MiB: the cgroup pays for them. */
+	EXPECT_LT(24ll << 20, cg1 - cg0);
+	/* What nobody pays for (the scheduler's fences): a few MiB. */
+	EXPECT_GT(4ll << 20, (un1 - un0) - (cg1 - cg0));
+	rmdir(dir);
+}
+
 TEST_HARNESS_MAIN

@@ -14,11 +14,11 @@ cycles=${1:-20}
 ko=kernel/vcuda.ko
 ksel=build/tests/kselftest
 
-# Tests: 3 per cycle, then 2 refused loads, 4 for an open file, 3 for
+# Tests: 3 per cycle, then 4 refused loads, 4 for an open file, 3 for
 # unloading right after a process with pending work exits, 4 for
 # unloading right after processes that shared memory between two devices
 # and read the admin interface exit.
-plan=$((cycles * 3 + 2 + 4 + 3 + 4))
+plan=$((cycles * 3 + 4 + 4 + 3 + 4))
 echo "1..$plan"
 n=0
 failed=0
@@ -109,6 +109,19 @@ if ! load num_devices=2 cc=5 2>/dev/null && ! loaded; then
 	ok "cc=5 refused"
 else
 	not_ok "cc=5 refused"
+	unload
+fi
+# A SUBMIT of 64 jobs must always fit; a file needs a context.
+if ! load max_queued_jobs=63 2>/dev/null && ! loaded; then
+	ok "max_queued_jobs=63 refused"
+else
+	not_ok "max_queued_jobs=63 refused"
+	unload
+fi
+if ! load max_contexts=0 2>/dev/null && ! loaded; then
+	ok "max_contexts=0 refused"
+else
+	not_ok "max_contexts=0 refused"
 	unload
 fi
 
