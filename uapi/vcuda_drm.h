@@ -55,6 +55,11 @@ extern "C" {
  * - Unknown handles and IDs fail with -ENOENT; bad user pointers with
  *   -EFAULT; exhausted device memory with -ENOMEM; work on a context that
  *   has faulted with -EIO.
+ * - Kernel memory is charged to the caller's memory cgroup: past its limit
+ *   an ioctl fails with -ENOMEM. Per-file limits set by module parameters
+ *   (contexts, queues, mappings per address space) fail with -ENOSPC;
+ *   past the limit on jobs alive, SUBMIT waits for room instead, and a
+ *   signal interrupts it (-EINTR).
  */
 
 /**
