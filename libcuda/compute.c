@@ -31,6 +31,8 @@ static uint32_t kernel_fault_kind(enum ptx_fault_kind kind)
 		return DRM_VCUDA_FAULT_TRAP;
 	case PTX_FAULT_ASSERT:
 		return DRM_VCUDA_FAULT_ASSERT;
+	case PTX_FAULT_KILLED:
+		return DRM_VCUDA_FAULT_LAUNCH;
 	case PTX_FAULT_ILLEGAL_INSTRUCTION:
 	default:
 		return DRM_VCUDA_FAULT_ILLEGAL_INSTRUCTION;
@@ -70,10 +72,33 @@ static void run_launch(struct CUctx_st *ctx, struct ptx_worker *worker,
 		ok = sm_pool_run(ctx->pool, worker, &rec->launch, &fault);
 	if (!ok) {
 		kind = kernel_fault_kind(fault.kind);
-		report_fault(ctx, rec, &fault, kind);
+		/* A killed launch's context has its own fault already. */
+		if (fault.kind != PTX_FAULT_KILLED)
+			report_fault(ctx, rec, &fault, kind);
 	}
 	kmd_compute_done(ctx->dev->fd, ctx->ctx_id, taken->launch_id, kind,
 			 kind == DRM_VCUDA_FAULT_NONE ? 0 : fault.addr);
+}
+
+/* Counts a launch as running, unless the context's launches are killed. */
+static bool launch_begin(struct CUctx_st *ctx)
+{
+	bool run;
+
+	pthread_mutex_lock(&ctx->running_lock);
+	run = !atomic_load(&ctx->kill);
+	if (run)
+		ctx->running++;
+	pthread_mutex_unlock(&ctx->running_lock);
+	return run;
+}
+
+static void launch_end(struct CUctx_st *ctx)
+{
+	pthread_mutex_lock(&ctx->running_lock);
+	if (!--ctx->running)
+		pthread_cond_broadcast(&ctx->running_done);
+	pthread_mutex_unlock(&ctx->running_lock);
 }
 
 static void *dispatcher_main(void *arg)
@@ -88,9 +113,23 @@ static void *dispatcher_main(void *arg)
 
 		if (err == -EINTR || err == -ETIMEDOUT)
 			continue;
-		if (err)	/* -ENOENT: the context is gone */
+		if (err) {
+			/*
+			 * -EIO: the context faulted (or timed out), so the
+			 * launches other dispatchers run are void; -ENOENT:
+			 * it is gone. Either way they stop.
+			 */
+			atomic_store(&ctx->kill, true);
 			break;
+		}
+		if (!launch_begin(ctx)) {
+			kmd_compute_done(ctx->dev->fd, ctx->ctx_id,
+					 taken.launch_id, DRM_VCUDA_FAULT_LAUNCH,
+					 0);
+			continue;
+		}
 		run_launch(ctx, worker, &taken);
+		launch_end(ctx);
 	}
 	if (worker)
 		ptx_worker_destroy(worker);
@@ -100,6 +139,11 @@ static void *dispatcher_main(void *arg)
 CUresult compute_start(struct CUctx_st *ctx)
 {
 	unsigned int sms = ctx->dev->info.sm_count;
+
+	atomic_init(&ctx->kill, false);
+	pthread_mutex_init(&ctx->running_lock, NULL);
+	pthread_cond_init(&ctx->running_done, NULL);
+	ctx->running = 0;
 
 	/* Dispatchers run CTAs too, so one SM thread fewer. */
 	ctx->pool = sm_pool_create(sms > 1 ? sms - 1 : 0);
@@ -115,6 +159,15 @@ CUresult compute_start(struct CUctx_st *ctx)
 	return CUDA_SUCCESS;
 }
 
+void compute_kill(struct CUctx_st *ctx)
+{
+	pthread_mutex_lock(&ctx->running_lock);
+	atomic_store(&ctx->kill, true);
+	while (ctx->running)
+		pthread_cond_wait(&ctx->running_done, &ctx->running_lock);
+	pthread_mutex_unlock(&ctx->running_lock);
+}
+
 void compute_stop(struct CUctx_st *ctx)
 {
 	for (int i = 0; i < ctx->ndispatchers; i++)
@@ -122,4 +175,6 @@ void compute_stop(struct CUctx_st *ctx)
 	ctx->ndispatchers = 0;
 	sm_pool_destroy(ctx->pool);
 	ctx->pool = NULL;
+	pthread_cond_destroy(&ctx->running_done);
+	pthread_mutex_destroy(&ctx->running_lock);
 }

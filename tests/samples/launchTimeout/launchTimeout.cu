@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: MIT
+//
+// launchTimeout: a kernel that never ends, under vcuda's job time-out
+// (the job_timeout_ms module parameter; the test VM loads it with 5000).
+// The launch fails with cudaErrorLaunchTimeout, the kernel stops using
+// the CPU once it has, cudaDeviceReset() works, and the device runs
+// kernels again afterwards. A GPU without a display watchdog (an H100)
+// has no such time-out: there this program would wait forever, so it
+// only runs where the module says a time-out is set.
+
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+
+#include <cuda_runtime.h>
+
+#include "../common/check.h"
+
+__global__ void spin_until_set(volatile int *flag) {
+  while (*flag == 0) {
+  }
+}
+
+__global__ void store(int *out, int value) { *out = value; }
+
+static long job_timeout_ms() {
+  FILE *f = std::fopen("/sys/module/vcuda/parameters/job_timeout_ms", "r");
+  long ms = 0;
+
+  if (!f) return 0;
+  if (std::fscanf(f, "%ld", &ms) != 1) ms = 0;
+  std::fclose(f);
+  return ms;
+}
+
+// CPU time this process has used, user and system, in seconds.
+static double cpu_seconds() {
+  struct rusage ru;
+
+  getrusage(RUSAGE_SELF, &ru);
+  return ru.ru_utime.tv_sec + ru.ru_stime.tv_sec +
+         (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+}
+
+int main() {
+  long timeout = job_timeout_ms();
+  if (timeout <= 0 || timeout > 20000) {
+    std::printf("launchTimeout: job_timeout_ms is %ld: waived\n", timeout);
+    return 2;
+  }
+
+  int *flag;
+  CHECK(cudaMalloc(&flag, sizeof(int)));
+  CHECK(cudaMemset(flag, 0, sizeof(int)));
+  spin_until_set<<<2, 64>>>(flag);
+  CHECK(cudaGetLastError());
+
+  cudaError_t err = cudaDeviceSynchronize();
+  std::printf("synchronize after %ld ms: %s\n", timeout,
+              cudaGetErrorName(err));
+  bool ok = err == cudaErrorLaunchTimeout;
+
+  // The kernel's threads stop within a moment; then no CPU time goes.
+  usleep(300000);
+  double before = cpu_seconds();
+  usleep(1000000);
+  double spent = cpu_seconds() - before;
+  std::printf("CPU time over the next second: %.3f s\n", spent);
+  ok = ok && spent < 0.25;
+
+  err = cudaDeviceReset();
+  std::printf("cudaDeviceReset: %s\n", cudaGetErrorName(err));
+  ok = ok && err == cudaSuccess;
+
+  // A new context that works.
+  int *out, got = 0;
+  CHECK(cudaMalloc(&out, sizeof(int)));
+  store<<<1, 1>>>(out, 1234);
+  CHECK(cudaMemcpy(&got, out, sizeof(int), cudaMemcpyDeviceToHost));
+  CHECK(cudaFree(out));
+  std::printf("after the reset a kernel stored %d\n", got);
+  ok = ok && got == 1234;
+
+  std::printf("Result = %s\n", ok ? "PASS" : "FAIL");
+  return ok ? EXIT_SUCCESS : EXIT_FAILURE;
+}
