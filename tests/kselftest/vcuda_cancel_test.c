@@ -5,6 +5,7 @@
  * the engines to other queues meanwhile; a launch its process took and
  * never reported does not keep other processes waiting forever.
  */
+#include <poll.h>
 #include <signal.h>
 #include <sys/wait.h>
 
@@ -221,6 +222,164 @@ TEST_F_TIMEOUT(cancel, small_copy_runs_beside_two_huge_ones, 120)
 	ASSERT_EQ(0, vt_ctx_destroy(self->fd, self->ctx));
 	usleep(200000);
 	EXPECT_EQ(0ull, pages_written_within(self->cpu, 1000));
+}
+
+#define MS 1000000ull
+
+/* Status of a sync file: 1 signalled, 0 active, or the fence's error. */
+static int sync_file_status(int sync_fd)
+{
+	struct sync_file_info info = { 0 };
+
+	return ioctl(sync_fd, SYNC_IOC_FILE_INFO, &info) ? -errno : info.status;
+}
+
+/*
+ * The owner of a launch: submits it (signalling the syncobj @sfd), takes
+ * it as a worker would, says so on @ready, and once told on @go exits
+ * without reporting it. With @keeper, a child of it keeps the DRM file
+ * open meanwhile, as a process that forked or passed its descriptor on.
+ */
+static void launch_owner(int sfd, int ready, int go, bool keeper)
+{
+	struct drm_vcuda_compute_wait w;
+	struct drm_vcuda_sync_op s;
+	struct drm_vcuda_cmd c;
+	uint32_t ctx, q, so;
+	int fd = vt_open();
+	char b;
+
+	if (fd < 0 || drmSyncobjFDToHandle(fd, sfd, &so) ||
+	    vt_ctx_create(fd, &ctx) ||
+	    vt_queue_create(fd, ctx, DRM_VCUDA_ENGINE_COMPUTE, 1, &q))
+		_exit(1);
+	c = vt_launch(0x77);
+	s = vt_signal_bin(so);
+	if (vt_submit1(fd, q, &c, 1, &s, 1) ||
+	    vt_compute_wait(fd, ctx, 2000 * MS, &w))
+		_exit(2);
+	if (keeper) {
+		pid_t pid = fork();
+
+		if (pid < 0)
+			_exit(3);
+		if (pid == 0) {
+			pause();	/* holds fd until killed */
+			_exit(0);
+		}
+		if (write(ready, &pid, sizeof(pid)) != sizeof(pid))
+			_exit(4);
+	} else if (write(ready, "r", 1) != 1) {
+		_exit(4);
+	}
+	if (read(go, &b, 1) != 1)
+		_exit(5);
+	_exit(0);
+}
+
+/* Another process waits on a sync file for a launch whose owner exits. */
+static void owner_exits(struct __test_metadata *_metadata, bool keeper,
+			int want)
+{
+	uint64_t timeout_ms = vt_param("job_timeout_ms");
+	int fd = vt_open(), sfd, sync_fd, ready[2], go[2], status;
+	pid_t owner, keep = 0;
+	struct pollfd pfd;
+	uint32_t so;
+	char b;
+
+	if (fd < 0)
+		SKIP(return, "no vcuda device");
+	ASSERT_EQ(0, drmSyncobjCreate(fd, 0, &so));
+	ASSERT_EQ(0, drmSyncobjHandleToFD(fd, so, &sfd));
+	ASSERT_EQ(0, pipe(ready));
+	ASSERT_EQ(0, pipe(go));
+	owner = fork();
+	ASSERT_LE(0, owner);
+	if (owner == 0)
+		launch_owner(sfd, ready[1], go[0], keeper);
+	if (keeper) {
+		ASSERT_EQ(sizeof(keep), read(ready[0], &keep, sizeof(keep)));
+	} else {
+		ASSERT_EQ(1, read(ready[0], &b, 1));
+	}
+	ASSERT_EQ(0, drmSyncobjExportSyncFile(fd, so, &sync_fd));
+	EXPECT_EQ(0, sync_file_status(sync_fd));
+
+	ASSERT_EQ(1, write(go[1], "g", 1));
+	ASSERT_EQ(owner, waitpid(owner, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status));
+	/* Released by the owner's exit, not by a time-out. */
+	pfd = (struct pollfd){ .fd = sync_fd, .events = POLLIN };
+	EXPECT_EQ(1, poll(&pfd, 1, (int)(timeout_ms ? timeout_ms : 10000) +
+				     20000));
+	EXPECT_EQ(want, sync_file_status(sync_fd));
+	if (keep) {
+		kill(keep, SIGKILL);
+		waitpid(keep, &status, 0);
+	}
+	close(sync_fd);
+	close(sfd);
+	close(fd);
+}
+
+/* These tests make their own files. */
+FIXTURE(owner) {
+	int unused;
+};
+
+FIXTURE_SETUP(owner)
+{
+}
+
+FIXTURE_TEARDOWN(owner)
+{
+}
+
+/* Either way the launch fails as a launch failure would: -EIO. */
+TEST_F_TIMEOUT(owner, exit_with_a_taken_launch_releases_waiters, 120)
+{
+	owner_exits(_metadata, false, -EIO);
+}
+
+TEST_F_TIMEOUT(owner, exit_releases_waiters_while_its_file_lives_on, 120)
+{
+	owner_exits(_metadata, true, -EIO);
+}
+
+TEST_F_TIMEOUT(owner, unreported_launch_times_out_by_default, 120)
+{
+	uint64_t job_ms = vt_param("job_timeout_ms");
+	uint64_t compute_ms = vt_param("compute_timeout_ms");
+	struct drm_vcuda_ctx_get_state st;
+	struct drm_vcuda_compute_wait w;
+	struct drm_vcuda_sync_op s;
+	struct drm_vcuda_cmd c;
+	uint32_t ctx, q, done;
+	int fd;
+
+	if (job_ms != 0 || !compute_ms || compute_ms > 10000)
+		SKIP(return, "job_timeout_ms %llu, compute_timeout_ms %llu: %s",
+		     (unsigned long long)job_ms,
+		     (unsigned long long)compute_ms,
+		     "tested with 0 and at most 10000");
+	fd = vt_open();
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, vt_ctx_create(fd, &ctx));
+	ASSERT_EQ(0, vt_queue_create(fd, ctx, DRM_VCUDA_ENGINE_COMPUTE, 1, &q));
+	ASSERT_EQ(0, drmSyncobjCreate(fd, 0, &done));
+	c = vt_launch(0x99);
+	s = vt_signal_bin(done);
+	ASSERT_EQ(0, vt_submit1(fd, q, &c, 1, &s, 1));
+	/* Taken, and never reported by this live process. */
+	ASSERT_EQ(0, vt_compute_wait(fd, ctx, 2000 * MS, &w));
+	ASSERT_EQ(0, vt_wait_bin(fd, done, compute_ms + 20000));
+	EXPECT_EQ(-ETIMEDOUT, vt_fence_status(fd, done));
+	ASSERT_EQ(0, vt_ctx_state(fd, ctx, &st));
+	EXPECT_EQ(DRM_VCUDA_FAULT_TIMEOUT, st.fault_kind);
+	/* Reporting it late changes nothing. */
+	EXPECT_EQ(-ENOENT, vt_compute_done(fd, ctx, w.launch_id, 0, 0));
+	close(fd);
 }
 
 TEST_HARNESS_MAIN
