@@ -31,8 +31,6 @@ static uint32_t kernel_fault_kind(enum ptx_fault_kind kind)
 		return DRM_VCUDA_FAULT_TRAP;
 	case PTX_FAULT_ASSERT:
 		return DRM_VCUDA_FAULT_ASSERT;
-	case PTX_FAULT_KILLED:
-		return DRM_VCUDA_FAULT_LAUNCH;
 	case PTX_FAULT_ILLEGAL_INSTRUCTION:
 	default:
 		return DRM_VCUDA_FAULT_ILLEGAL_INSTRUCTION;
@@ -70,11 +68,16 @@ static void run_launch(struct CUctx_st *ctx, struct ptx_worker *worker,
 					     &fault);
 	else
 		ok = sm_pool_run(ctx->pool, worker, &rec->launch, &fault);
+	/*
+	 * A killed launch is not reported: its context has faulted or is
+	 * being destroyed, which withdraws the launch in the kernel anyway,
+	 * and a report would race with the fault that killed it.
+	 */
+	if (!ok && fault.kind == PTX_FAULT_KILLED)
+		return;
 	if (!ok) {
 		kind = kernel_fault_kind(fault.kind);
-		/* A killed launch's context has its own fault already. */
-		if (fault.kind != PTX_FAULT_KILLED)
-			report_fault(ctx, rec, &fault, kind);
+		report_fault(ctx, rec, &fault, kind);
 	}
 	kmd_compute_done(ctx->dev->fd, ctx->ctx_id, taken->launch_id, kind,
 			 kind == DRM_VCUDA_FAULT_NONE ? 0 : fault.addr);
@@ -122,12 +125,9 @@ static void *dispatcher_main(void *arg)
 			atomic_store(&ctx->kill, true);
 			break;
 		}
-		if (!launch_begin(ctx)) {
-			kmd_compute_done(ctx->dev->fd, ctx->ctx_id,
-					 taken.launch_id, DRM_VCUDA_FAULT_LAUNCH,
-					 0);
+		/* Killed: left unreported, as run_launch() says why. */
+		if (!launch_begin(ctx))
 			continue;
-		}
 		run_launch(ctx, worker, &taken);
 		launch_end(ctx);
 	}
