@@ -48,8 +48,12 @@ struct CUctx_st {
 	atomic_bool kill;
 	/* Launches dispatchers are running, under @running_lock. */
 	pthread_mutex_t running_lock;
-	pthread_cond_t running_done;
+	pthread_cond_t running_changed;	/* @running or @watchdog_stop did */
 	unsigned int running;
+	/* Looks for the kernel's fault while launches run (compute.c). */
+	pthread_t watchdog;
+	bool watchdog_started;
+	bool watchdog_stop;		/* under @running_lock */
 
 	/* The allocations a kernel of this context may touch. */
 	struct range_snapshot *ranges;

@@ -44,13 +44,17 @@ static double cpu_seconds() {
          (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
 }
 
-int main() {
-  long timeout = job_timeout_ms();
-  if (timeout <= 0 || timeout > 20000) {
-    std::printf("launchTimeout: job_timeout_ms is %ld: waived\n", timeout);
-    return 2;
-  }
+// CPU time this process uses over the next second, once its kernels
+// have had a moment to stop.
+static double cpu_seconds_over_a_second() {
+  usleep(300000);
+  double before = cpu_seconds();
+  usleep(1000000);
+  return cpu_seconds() - before;
+}
 
+// One endless kernel, waited for: the wait reports the time-out.
+static bool timeout_seen_by_synchronize(long timeout) {
   int *flag;
   CHECK(cudaMalloc(&flag, sizeof(int)));
   CHECK(cudaMemset(flag, 0, sizeof(int)));
@@ -62,17 +66,54 @@ int main() {
               cudaGetErrorName(err));
   bool ok = err == cudaErrorLaunchTimeout;
 
-  // The kernel's threads stop within a moment; then no CPU time goes.
-  usleep(300000);
-  double before = cpu_seconds();
-  usleep(1000000);
-  double spent = cpu_seconds() - before;
+  double spent = cpu_seconds_over_a_second();
   std::printf("CPU time over the next second: %.3f s\n", spent);
   ok = ok && spent < 0.25;
 
   err = cudaDeviceReset();
   std::printf("cudaDeviceReset: %s\n", cudaGetErrorName(err));
-  ok = ok && err == cudaSuccess;
+  // The time-out stays this thread's last error until read.
+  cudaGetLastError();
+  return ok && err == cudaSuccess;
+}
+
+// Endless kernels on two streams, so that every thread that takes
+// launches is busy, and nobody waiting: they stop all the same.
+static bool timeout_seen_by_nobody(long timeout) {
+  int *flag;
+  cudaStream_t s[2];
+  CHECK(cudaMalloc(&flag, sizeof(int)));
+  CHECK(cudaMemset(flag, 0, sizeof(int)));
+  for (int i = 0; i < 2; i++) {
+    CHECK(cudaStreamCreate(&s[i]));
+    spin_until_set<<<1, 32, 0, s[i]>>>(flag);
+    CHECK(cudaGetLastError());
+  }
+  // The jobs time out after @timeout; libcuda notices within 0.1 s.
+  usleep((timeout + 2500) * 1000);
+
+  double spent = cpu_seconds_over_a_second();
+  std::printf("two streams, no wait: CPU time over a second after the "
+              "time-out: %.3f s\n", spent);
+  bool ok = spent < 0.25;
+
+  cudaError_t err = cudaDeviceSynchronize();
+  std::printf("then synchronize: %s\n", cudaGetErrorName(err));
+  ok = ok && err == cudaErrorLaunchTimeout;
+  err = cudaDeviceReset();
+  std::printf("cudaDeviceReset: %s\n", cudaGetErrorName(err));
+  return ok && err == cudaSuccess;
+}
+
+int main() {
+  long timeout = job_timeout_ms();
+  if (timeout <= 0 || timeout > 20000) {
+    std::printf("launchTimeout: job_timeout_ms is %ld: waived\n", timeout);
+    return 2;
+  }
+
+  bool ok = timeout_seen_by_synchronize(timeout);
+  ok = timeout_seen_by_nobody(timeout) && ok;
 
   // A new context that works.
   int *out, got = 0;
