@@ -4,6 +4,7 @@
  */
 
 #include <linux/jiffies.h>
+#include <linux/lockdep.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
 #include <linux/wait.h>
@@ -50,6 +51,13 @@
  * From the COMPUTE_WAIT that takes a launch to its COMPUTE_DONE (or its
  * withdrawal), the launch counts as running: the compute engine is busy
  * for the device and for the queue's client (vcuda_usage.c).
+ *
+ * A process that exits with launches it took and did not report (its
+ * workers killed, say, while the DRM file lives on in another process
+ * that shares it) has them reported as DRM_VCUDA_FAULT_LAUNCH faults when
+ * it closes its files (vcuda_compute_abandon(), from the file's flush):
+ * their fences signal with -EIO instead of never. A file that closes for
+ * good destroys its contexts anyway, which cancels their jobs.
  *
  * Each launch is handed to exactly one worker. COMPUTE_DONE fails with
  * -ENOENT for an ID not taken or already reported, or for a launch
@@ -136,6 +144,47 @@ void vcuda_compute_stop(struct vcuda_compute *c, int error)
 	wake_up_all(&c->wq);
 }
 
+/* Takes a taken launch off the list as reported; lock held. */
+static struct vcuda_job *vcuda_compute_report_locked(struct vcuda_compute *c,
+						     struct vcuda_launch *l)
+{
+	lockdep_assert_held(&c->lock);
+	list_del_init(&l->link);
+	vcuda_launch_account(l, false);
+	WRITE_ONCE(l->state, VCUDA_LAUNCH_REPORTED);
+	return vcuda_job_get(l->job);
+}
+
+/**
+ * vcuda_compute_abandon() - A process exits with launches it took.
+ * @c: Hand-off.
+ * @taker: Thread group ID of the exiting process.
+ *
+ * Each launch it took and did not report is reported for it, as a
+ * DRM_VCUDA_FAULT_LAUNCH fault: no one else could report it, and its
+ * fence, which other processes may wait for, must signal.
+ */
+void vcuda_compute_abandon(struct vcuda_compute *c, pid_t taker)
+{
+	for (;;) {
+		struct vcuda_job *job = NULL;
+		struct vcuda_launch *l;
+
+		spin_lock(&c->lock);
+		list_for_each_entry(l, &c->taken, link) {
+			if (l->taker == taker) {
+				job = vcuda_compute_report_locked(c, l);
+				break;
+			}
+		}
+		spin_unlock(&c->lock);
+		if (!job)
+			return;
+		vcuda_job_launch_done(job, DRM_VCUDA_FAULT_LAUNCH, 0);
+		vcuda_job_put(job);
+	}
+}
+
 /**
  * vcuda_compute_check_launch() - Validate a LAUNCH command.
  * @cmd: Command.
@@ -174,6 +223,7 @@ static bool vcuda_compute_try_take(struct vcuda_compute *c,
 					     struct vcuda_launch, link);
 	if (l) {
 		l->id = ++c->last_launch_id;
+		l->taker = task_tgid_nr(current);
 		WRITE_ONCE(l->state, VCUDA_LAUNCH_TAKEN);
 		vcuda_launch_account(l, true);
 		list_move_tail(&l->link, &c->taken);
@@ -291,12 +341,8 @@ int vcuda_ioctl_compute_done(struct drm_device *drm, void *data,
 			break;
 		}
 	}
-	if (found) {
-		list_del_init(&found->link);
-		vcuda_launch_account(found, false);
-		WRITE_ONCE(found->state, VCUDA_LAUNCH_REPORTED);
-		job = vcuda_job_get(found->job);
-	}
+	if (found)
+		job = vcuda_compute_report_locked(c, found);
 	spin_unlock(&c->lock);
 
 	if (job) {

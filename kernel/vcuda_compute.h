@@ -61,6 +61,9 @@ struct vcuda_launch {
 
 	/** @state: &enum vcuda_launch_state. */
 	enum vcuda_launch_state state;
+
+	/** @taker: Thread group ID of the worker that took it, if TAKEN. */
+	pid_t taker;
 };
 
 /**
@@ -93,6 +96,7 @@ void vcuda_compute_init(struct vcuda_compute *c);
 void vcuda_compute_post(struct vcuda_compute *c, struct vcuda_launch *l);
 void vcuda_compute_withdraw(struct vcuda_compute *c, struct vcuda_launch *l);
 void vcuda_compute_stop(struct vcuda_compute *c, int error);
+void vcuda_compute_abandon(struct vcuda_compute *c, pid_t taker);
 int vcuda_compute_check_launch(const struct drm_vcuda_cmd *cmd);
 
 int vcuda_ioctl_compute_wait(struct drm_device *drm, void *data,

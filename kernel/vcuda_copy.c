@@ -8,6 +8,7 @@
 #include <linux/mm.h>
 #include <linux/overflow.h>
 #include <linux/sched.h>
+#include <linux/sizes.h>
 #include <linux/string.h>
 #include <linux/timekeeping.h>
 
@@ -16,6 +17,9 @@
 #include "vcuda_job.h"
 #include "vcuda_queue.h"
 #include "vcuda_vm.h"
+
+/* Bytes a copy or fill moves between two looks at its job and the clock. */
+#define VCUDA_COPY_CHUNK	SZ_64K
 
 /**
  * DOC: Copy engine
@@ -37,8 +41,13 @@
  * overlapping (the extent of a strided copy is the range from its first
  * to its last byte, so interleaved boxes also count as overlapping).
  *
- * A long command checks between rows whether its job is still on the
- * ring, so that cancellation stops it.
+ * Copies and fills run in chunks of %VCUDA_COPY_CHUNK bytes (and at least
+ * one chunk per row). Between two chunks the command looks whether its
+ * job is still on the ring, so that a time-out, QUEUE_DESTROY, a fault of
+ * its context or the closing of its file stops it within one chunk, and
+ * whether its engine's time slice is spent: then it yields, keeping how
+ * far it got in &vcuda_job.progress, and its engine serves other queues
+ * (vcuda_engine.c) before it goes on.
  *
  * Semaphores are CUDA's stream memory operations (cuStreamWaitValue and
  * cuStreamWriteValue, 32 or 64 bits): SEM_RELEASE writes a value, and
@@ -208,6 +217,26 @@ static bool vcuda_job_cancelled(struct vcuda_job *job)
 	return !READ_ONCE(job->in_ring);
 }
 
+/*
+ * Between two chunks of a copy or fill: whether to stop, and how. A
+ * cancelled job (timed out, its queue or context gone or faulted) stops
+ * at once; one whose time slice is spent yields its engine.
+ */
+static bool vcuda_chunk_stop(struct vcuda_job *job, u64 deadline,
+			     enum vcuda_cmd_status *status)
+{
+	if (vcuda_job_cancelled(job)) {
+		*status = VCUDA_CMD_DONE;
+		return true;
+	}
+	if (deadline && ktime_get_ns() >= deadline) {
+		*status = VCUDA_CMD_YIELD;
+		return true;
+	}
+	cond_resched();
+	return false;
+}
+
 static bool vcuda_resolve(struct vcuda_vm *vm, u64 addr, bool write,
 			  struct vcuda_vm_page *res, struct vcuda_fault *fault)
 {
@@ -218,9 +247,9 @@ static bool vcuda_resolve(struct vcuda_vm *vm, u64 addr, bool write,
 	return false;
 }
 
-/* Copies one row; false if it faulted. */
-static bool vcuda_copy_row(struct vcuda_vm *vm, u64 dst, u64 src, u64 len,
-			   struct vcuda_fault *fault)
+/* Copies @len bytes, page by page; false if it faulted. */
+static bool vcuda_copy_bytes(struct vcuda_vm *vm, u64 dst, u64 src, u64 len,
+			     struct vcuda_fault *fault)
 {
 	while (len) {
 		struct vcuda_vm_page s, d;
@@ -250,31 +279,43 @@ static bool vcuda_copy_row(struct vcuda_vm *vm, u64 dst, u64 src, u64 len,
 	return true;
 }
 
-static void vcuda_exec_copy(struct vcuda_job *job, struct vcuda_vm *vm,
-			    const struct drm_vcuda_cmd_copy *c,
-			    struct vcuda_fault *fault)
+/* Runs a copy from where it got to, chunk by chunk. */
+static enum vcuda_cmd_status vcuda_exec_copy(struct vcuda_job *job,
+					     struct vcuda_vm *vm,
+					     const struct drm_vcuda_cmd_copy *c,
+					     u64 deadline,
+					     struct vcuda_fault *fault)
 {
-	u64 z, y;
+	struct vcuda_cmd_progress *p = &job->progress;
+	enum vcuda_cmd_status status;
 
-	for (z = 0; z < c->depth; z++) {
-		for (y = 0; y < c->height; y++) {
-			u64 src = c->src + z * c->src_slice_pitch +
-				  y * c->src_pitch;
-			u64 dst = c->dst + z * c->dst_slice_pitch +
-				  y * c->dst_pitch;
+	for (; p->slice < c->depth; p->slice++, p->row = 0) {
+		for (; p->row < c->height; p->row++, p->offset = 0) {
+			u64 src = c->src + p->slice * c->src_slice_pitch +
+				  p->row * c->src_pitch;
+			u64 dst = c->dst + p->slice * c->dst_slice_pitch +
+				  p->row * c->dst_pitch;
 
-			if (!vcuda_copy_row(vm, dst, src, c->width, fault))
-				return;
-			if (vcuda_job_cancelled(job))
-				return;
-			cond_resched();
+			while (p->offset < c->width) {
+				u64 n = min_t(u64, c->width - p->offset,
+					      VCUDA_COPY_CHUNK);
+
+				if (!vcuda_copy_bytes(vm, dst + p->offset,
+						      src + p->offset, n,
+						      fault))
+					return VCUDA_CMD_DONE;
+				p->offset += n;
+				if (vcuda_chunk_stop(job, deadline, &status))
+					return status;
+			}
 		}
 	}
+	return VCUDA_CMD_DONE;
 }
 
 /* Writes @len bytes of a pattern of @esize-byte elements, page by page. */
-static bool vcuda_fill_row(struct vcuda_vm *vm, u64 dst, u64 len, u32 esize,
-			   u32 value, struct vcuda_fault *fault)
+static bool vcuda_fill_bytes(struct vcuda_vm *vm, u64 dst, u64 len, u32 esize,
+			     u32 value, struct vcuda_fault *fault)
 {
 	while (len) {
 		struct vcuda_vm_page d;
@@ -311,22 +352,37 @@ static bool vcuda_fill_row(struct vcuda_vm *vm, u64 dst, u64 len, u32 esize,
 	return true;
 }
 
-static void vcuda_exec_fill(struct vcuda_job *job, struct vcuda_vm *vm,
-			    const struct drm_vcuda_cmd *cmd,
-			    struct vcuda_fault *fault)
+/* Runs a fill from where it got to, chunk by chunk. */
+static enum vcuda_cmd_status vcuda_exec_fill(struct vcuda_job *job,
+					     struct vcuda_vm *vm,
+					     const struct drm_vcuda_cmd *cmd,
+					     u64 deadline,
+					     struct vcuda_fault *fault)
 {
 	const struct drm_vcuda_cmd_fill *f = &cmd->u.fill;
 	u32 esize = vcuda_fill_elem_size(cmd->flags);
-	u64 y;
+	struct vcuda_cmd_progress *p = &job->progress;
+	enum vcuda_cmd_status status;
+	/* Validated: the row's size does not overflow. */
+	u64 row_bytes = f->width * esize;
 
-	for (y = 0; y < f->height; y++) {
-		if (!vcuda_fill_row(vm, f->dst + y * f->pitch, f->width * esize,
-				    esize, f->value, fault))
-			return;
-		if (vcuda_job_cancelled(job))
-			return;
-		cond_resched();
+	for (; p->row < f->height; p->row++, p->offset = 0) {
+		u64 dst = f->dst + p->row * f->pitch;
+
+		while (p->offset < row_bytes) {
+			/* A multiple of every element size. */
+			u64 n = min_t(u64, row_bytes - p->offset,
+				      VCUDA_COPY_CHUNK);
+
+			if (!vcuda_fill_bytes(vm, dst + p->offset, n, esize,
+					      f->value, fault))
+				return VCUDA_CMD_DONE;
+			p->offset += n;
+			if (vcuda_chunk_stop(job, deadline, &status))
+				return status;
+		}
 	}
+	return VCUDA_CMD_DONE;
 }
 
 static void vcuda_exec_timestamp(struct vcuda_vm *vm, u64 dst,
@@ -398,33 +454,36 @@ static bool vcuda_exec_sem(struct vcuda_job *job, struct vcuda_vm *vm,
 /**
  * vcuda_copy_exec_cmd() - Run a NOP, COPY, FILL, TIMESTAMP, SEM_ACQUIRE
  * or SEM_RELEASE command.
- * @job: Job of the command, referenced by the caller.
+ * @job: Job of the command, referenced by the caller, who holds its
+ *	queue's &vcuda_queue.exec_lock.
  * @cmd: Command, validated.
+ * @deadline: ktime_get_ns() time at which a copy or fill yields, or zero
+ *	for none.
  * @fault: Output: the fault, if any (zeroed by the caller).
  *
- * Return: True when the command is done (or faulted), false for a
- * semaphore acquire not yet satisfied.
+ * Return: &enum vcuda_cmd_status.
  */
-bool vcuda_copy_exec_cmd(struct vcuda_job *job, const struct drm_vcuda_cmd *cmd,
-			 struct vcuda_fault *fault)
+enum vcuda_cmd_status vcuda_copy_exec_cmd(struct vcuda_job *job,
+					  const struct drm_vcuda_cmd *cmd,
+					  u64 deadline,
+					  struct vcuda_fault *fault)
 {
 	struct vcuda_vm *vm = job->queue->ctx->vm;
 
 	switch (cmd->op) {
 	case DRM_VCUDA_CMD_SEM_ACQUIRE:
 	case DRM_VCUDA_CMD_SEM_RELEASE:
-		return vcuda_exec_sem(job, vm, cmd, fault);
+		return vcuda_exec_sem(job, vm, cmd, fault) ? VCUDA_CMD_DONE :
+							     VCUDA_CMD_WAIT;
 	case DRM_VCUDA_CMD_COPY:
-		vcuda_exec_copy(job, vm, &cmd->u.copy, fault);
-		break;
+		return vcuda_exec_copy(job, vm, &cmd->u.copy, deadline, fault);
 	case DRM_VCUDA_CMD_FILL:
-		vcuda_exec_fill(job, vm, cmd, fault);
-		break;
+		return vcuda_exec_fill(job, vm, cmd, deadline, fault);
 	case DRM_VCUDA_CMD_TIMESTAMP:
 		vcuda_exec_timestamp(vm, cmd->u.timestamp.dst, fault);
 		break;
 	default:
 		break;
 	}
-	return true;
+	return VCUDA_CMD_DONE;
 }

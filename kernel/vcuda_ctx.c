@@ -264,6 +264,32 @@ void vcuda_ctx_file_close(struct vcuda_file *vfile)
 	mutex_unlock(&vfile->lock);
 }
 
+/**
+ * vcuda_ctx_file_abandon() - A process that shares a file exits.
+ * @vfile: File.
+ * @taker: Thread group ID of the exiting process.
+ *
+ * Reports, as faults, the launches of the file's contexts that the
+ * process took and did not report (vcuda_compute_abandon()).
+ */
+void vcuda_ctx_file_abandon(struct vcuda_file *vfile, pid_t taker)
+{
+	struct vcuda_ctx *ctx;
+	unsigned long id = 0;
+
+	for (;; id++) {
+		xa_lock(&vfile->ctxs);
+		ctx = xa_find(&vfile->ctxs, &id, ULONG_MAX, XA_PRESENT);
+		if (ctx)
+			vcuda_ctx_get(ctx);
+		xa_unlock(&vfile->ctxs);
+		if (!ctx)
+			return;
+		vcuda_compute_abandon(&ctx->compute, taker);
+		vcuda_ctx_put(ctx);
+	}
+}
+
 /* Whether the compute mode lets @ctx be created; device's ctx_lock held. */
 static int vcuda_ctx_admit(struct vcuda_device *vdev, struct vcuda_ctx *ctx)
 {

@@ -81,6 +81,7 @@ struct vcuda_ctx *vcuda_ctx_lookup(struct vcuda_file *vfile, u32 id);
 bool vcuda_ctx_faulted(struct vcuda_ctx *ctx);
 void vcuda_ctx_fault(struct vcuda_ctx *ctx, u32 kind, u64 addr, u32 queue_id);
 void vcuda_ctx_file_close(struct vcuda_file *vfile);
+void vcuda_ctx_file_abandon(struct vcuda_file *vfile, pid_t taker);
 void vcuda_device_reset(struct vcuda_device *vdev);
 const char *vcuda_fault_name(u32 kind);
 

@@ -248,6 +248,10 @@ static int vcuda_probe(struct platform_device *pdev)
 	vdev->job_timeout = vcuda_job_timeout_ms ?
 			    msecs_to_jiffies(vcuda_job_timeout_ms) :
 			    MAX_SCHEDULE_TIMEOUT;
+	/* A launch ends when its process reports it: never, if it will not. */
+	vdev->compute_timeout = vcuda_job_timeout_ms || !vcuda_compute_timeout_ms ?
+				vdev->job_timeout :
+				msecs_to_jiffies(vcuda_compute_timeout_ms);
 	vcuda_device_fill_info(vdev);
 	vcuda_debugfs_init(vdev);
 

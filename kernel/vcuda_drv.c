@@ -8,6 +8,7 @@
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/overflow.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 #include <linux/workqueue.h>
@@ -122,6 +123,10 @@ unsigned int vcuda_max_mappings = 65536;
 module_param_named(max_mappings, vcuda_max_mappings, uint, 0444);
 MODULE_PARM_DESC(max_mappings,
 		 "Mappings and reservations per address space (default 65536)");
+unsigned int vcuda_compute_timeout_ms = 600000;
+module_param_named(compute_timeout_ms, vcuda_compute_timeout_ms, uint, 0444);
+MODULE_PARM_DESC(compute_timeout_ms,
+		 "Time-out of compute jobs in ms when job_timeout_ms is 0 (default 600000; 0: none)");
 
 #define VCUDA_MAX_DEVICES	16
 /* 256 GiB: the page array of the largest object stays below INT_MAX. */
@@ -241,6 +246,22 @@ static void vcuda_postclose(struct drm_device *drm, struct drm_file *file)
 	kfree(vfile);
 }
 
+/*
+ * Called at every close of a descriptor of the file, and so when each
+ * process that has one exits: that process's unreported launches are
+ * reported for it, since the file (shared with another process) may
+ * outlive it.
+ */
+static int vcuda_flush(struct file *filp, fl_owner_t id)
+{
+	struct drm_file *file = filp->private_data;
+
+	if (current->flags & PF_EXITING)
+		vcuda_ctx_file_abandon(to_vcuda_file(file),
+				       task_tgid_nr(current));
+	return 0;
+}
+
 static void vcuda_show_fdinfo(struct drm_printer *p, struct drm_file *file)
 {
 	struct vcuda_usage *u = to_vcuda_file(file)->usage;
@@ -278,6 +299,7 @@ static const struct drm_ioctl_desc vcuda_ioctls[] = {
 static const struct file_operations vcuda_drm_fops = {
 	.owner = THIS_MODULE,
 	DRM_GEM_FOPS,
+	.flush = vcuda_flush,
 	.show_fdinfo = drm_show_fdinfo,
 };
 

@@ -51,6 +51,7 @@ extern unsigned int vcuda_max_contexts;
 extern unsigned int vcuda_max_queues;
 extern unsigned int vcuda_max_queued_jobs;
 extern unsigned int vcuda_max_mappings;
+extern unsigned int vcuda_compute_timeout_ms;
 
 /*
  * vcuda_wq runs job execution, vcuda_fini_wq queue tear-down (which may
@@ -153,6 +154,12 @@ struct vcuda_device {
 
 	/** @job_timeout: Job time-out, jiffies, or MAX_SCHEDULE_TIMEOUT. */
 	long job_timeout;
+
+	/**
+	 * @compute_timeout: Time-out of compute queues' jobs, jiffies, or
+	 * MAX_SCHEDULE_TIMEOUT.
+	 */
+	long compute_timeout;
 
 	/** @info: What DRM_VCUDA_DEV_QUERY_DEVICE_INFO returns. */
 	struct drm_vcuda_device_info info;

@@ -23,9 +23,10 @@
  * semaphore it waits for may have changed) is *kicked*: it joins the
  * device's run list of its priority, and an idle engine is started. An
  * engine takes the first queue of the highest non-empty priority, runs it
- * for a time slice of %VCUDA_COPY_SLICE_NS (commands are not split: a
- * slice ends after the command that exhausts it), and puts it back at the
- * tail of its list if it still has work. So at most %VCUDA_COPY_ENGINES
+ * for a time slice of %VCUDA_COPY_SLICE_NS (a copy or fill that is still
+ * running when the slice ends yields between two of its chunks, and goes
+ * on from there next time, vcuda_copy.c), and puts it back at the tail of
+ * its list if it still has work. So at most %VCUDA_COPY_ENGINES
  * copy queues run at once, higher priorities first, and queues of one
  * priority share the engines round-robin. A queue is never run by two
  * engines at once: its &vcuda_queue.engine_state says whether it is idle,

@@ -267,7 +267,7 @@ static unsigned long vcuda_sem_poll_delay(struct vcuda_queue *q)
  * Context: Process context.
  *
  * Return: True if it stopped because the budget was spent while a command
- * was ready to run.
+ * was ready to run or a copy or fill was half done.
  */
 bool vcuda_queue_exec(struct vcuda_queue *q, u64 budget_ns)
 {
@@ -280,8 +280,8 @@ bool vcuda_queue_exec(struct vcuda_queue *q, u64 budget_ns)
 	for (;;) {
 		struct vcuda_fault fault = {};
 		const struct drm_vcuda_cmd *cmd;
+		enum vcuda_cmd_status status;
 		struct vcuda_job *job;
-		bool done;
 
 		spin_lock(&q->lock);
 		job = list_first_entry_or_null(&q->ring, struct vcuda_job,
@@ -319,9 +319,9 @@ bool vcuda_queue_exec(struct vcuda_queue *q, u64 budget_ns)
 		vcuda_job_get(job);
 		spin_unlock(&q->lock);
 
-		done = vcuda_copy_exec_cmd(job, cmd, &fault);
+		status = vcuda_copy_exec_cmd(job, cmd, deadline, &fault);
 
-		if (!done) {
+		if (status == VCUDA_CMD_WAIT) {
 			/* A semaphore not reached yet: look again later. */
 			WRITE_ONCE(q->sem_waiting, true);
 			mod_delayed_work(vcuda_wq, &q->poll_work,
@@ -330,13 +330,21 @@ bool vcuda_queue_exec(struct vcuda_queue *q, u64 budget_ns)
 			break;
 		}
 		q->sem_wait_start = 0;
+		if (status == VCUDA_CMD_YIELD) {
+			/* The slice is spent inside a copy or fill. */
+			vcuda_job_put(job);
+			more = true;
+			break;
+		}
 
 		if (fault.kind != DRM_VCUDA_FAULT_NONE) {
 			vcuda_job_fault(job, fault.kind, fault.addr);
 		} else {
 			spin_lock(&q->lock);
-			if (job->in_ring)
+			if (job->in_ring) {
 				job->next_cmd++;
+				job->progress = (struct vcuda_cmd_progress){};
+			}
 			spin_unlock(&q->lock);
 		}
 		vcuda_job_put(job);

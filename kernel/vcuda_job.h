@@ -11,6 +11,7 @@
 #include <drm/gpu_scheduler.h>
 
 #include "vcuda_compute.h"
+#include "vcuda_copy.h"
 #include "vcuda_drm.h"
 
 struct dma_fence;
@@ -55,6 +56,12 @@ struct vcuda_job {
 
 	/** @next_cmd: Index of the command to run next. */
 	u32 next_cmd;
+
+	/**
+	 * @progress: How far the copy or fill at @next_cmd got, under
+	 * &vcuda_queue.exec_lock.
+	 */
+	struct vcuda_cmd_progress progress;
 
 	/** @cmds: The commands, validated. */
 	struct drm_vcuda_cmd *cmds;

@@ -26,7 +26,11 @@
  * panthor and xe: the scheduler only resolves the jobs' dependencies,
  * keeps them in submission order and times them out; the queue's ring
  * (vcuda_job.c) executes them. The schedulers' work items run on the
- * module's vcuda_sched_wq; the job time-out is ``job_timeout_ms``.
+ * module's vcuda_sched_wq; the job time-out is ``job_timeout_ms``, and
+ * for compute queues, when that is 0, ``compute_timeout_ms`` (10 minutes
+ * by default): a launch ends only when its process reports it, and
+ * without a bound one that never does would keep its fence, and whoever
+ * waits for it in other processes, waiting forever.
  *
  * Who executes a ring (vcuda_queue_kick()): a copy queue's ring is run by
  * the device's copy engines (vcuda_engine.c); a compute queue's ring by
@@ -201,7 +205,9 @@ static struct vcuda_queue *vcuda_queue_create(struct vcuda_ctx *ctx,
 		 vdev->index);
 
 	ret = vcuda_sched_init(&q->sched, &vcuda_sched_ops, vcuda_sched_wq,
-			       VCUDA_QUEUE_CREDITS, vdev->job_timeout, q->name,
+			       VCUDA_QUEUE_CREDITS,
+			       engine == DRM_VCUDA_ENGINE_COMPUTE ?
+			       vdev->compute_timeout : vdev->job_timeout, q->name,
 			       vdev->drm.dev);
 	if (ret)
 		goto err_free;

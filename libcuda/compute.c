@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <time.h>
 
 #include "compute.h"
 #include "context.h"
@@ -68,12 +69,87 @@ static void run_launch(struct CUctx_st *ctx, struct ptx_worker *worker,
 					     &fault);
 	else
 		ok = sm_pool_run(ctx->pool, worker, &rec->launch, &fault);
+	/*
+	 * A killed launch is not reported: its context has faulted or is
+	 * being destroyed, which withdraws the launch in the kernel anyway,
+	 * and a report would race with the fault that killed it.
+	 */
+	if (!ok && fault.kind == PTX_FAULT_KILLED)
+		return;
 	if (!ok) {
 		kind = kernel_fault_kind(fault.kind);
 		report_fault(ctx, rec, &fault, kind);
 	}
 	kmd_compute_done(ctx->dev->fd, ctx->ctx_id, taken->launch_id, kind,
 			 kind == DRM_VCUDA_FAULT_NONE ? 0 : fault.addr);
+}
+
+/* Counts a launch as running, unless the context's launches are killed. */
+static bool launch_begin(struct CUctx_st *ctx)
+{
+	bool run;
+
+	pthread_mutex_lock(&ctx->running_lock);
+	run = !atomic_load(&ctx->kill);
+	if (run && !ctx->running++)
+		pthread_cond_broadcast(&ctx->running_changed);
+	pthread_mutex_unlock(&ctx->running_lock);
+	return run;
+}
+
+static void launch_end(struct CUctx_st *ctx)
+{
+	pthread_mutex_lock(&ctx->running_lock);
+	if (!--ctx->running)
+		pthread_cond_broadcast(&ctx->running_changed);
+	pthread_mutex_unlock(&ctx->running_lock);
+}
+
+/* How often the watchdog asks the kernel about a context running kernels. */
+#define WATCHDOG_INTERVAL_NS 100000000L
+
+static void watchdog_sleep(struct CUctx_st *ctx)
+{
+	struct timespec until;
+
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_nsec += WATCHDOG_INTERVAL_NS;
+	if (until.tv_nsec >= 1000000000L) {
+		until.tv_sec++;
+		until.tv_nsec -= 1000000000L;
+	}
+	pthread_cond_timedwait(&ctx->running_changed, &ctx->running_lock,
+			       &until);
+}
+
+/*
+ * While the context runs kernels, reads the kernel's fault state every
+ * WATCHDOG_INTERVAL_NS: when every dispatcher is busy (endless kernels
+ * on several streams) and the application does not synchronize, no one
+ * else would learn that their jobs timed out, and they would run on.
+ * ctx_check_fault() sets the kill flag once it finds a fault.
+ */
+static void *watchdog_main(void *arg)
+{
+	struct CUctx_st *ctx = arg;
+
+	block_signals();
+	pthread_mutex_lock(&ctx->running_lock);
+	while (!ctx->watchdog_stop) {
+		if (!ctx->running || atomic_load(&ctx->kill)) {
+			pthread_cond_wait(&ctx->running_changed,
+					  &ctx->running_lock);
+			continue;
+		}
+		watchdog_sleep(ctx);
+		if (ctx->watchdog_stop || !ctx->running)
+			continue;
+		pthread_mutex_unlock(&ctx->running_lock);
+		ctx_check_fault(ctx);
+		pthread_mutex_lock(&ctx->running_lock);
+	}
+	pthread_mutex_unlock(&ctx->running_lock);
+	return NULL;
 }
 
 static void *dispatcher_main(void *arg)
@@ -88,9 +164,20 @@ static void *dispatcher_main(void *arg)
 
 		if (err == -EINTR || err == -ETIMEDOUT)
 			continue;
-		if (err)	/* -ENOENT: the context is gone */
+		if (err) {
+			/*
+			 * -EIO: the context faulted (or timed out), so the
+			 * launches other dispatchers run are void; -ENOENT:
+			 * it is gone. Either way they stop.
+			 */
+			atomic_store(&ctx->kill, true);
 			break;
+		}
+		/* Killed: left unreported, as run_launch() says why. */
+		if (!launch_begin(ctx))
+			continue;
 		run_launch(ctx, worker, &taken);
+		launch_end(ctx);
 	}
 	if (worker)
 		ptx_worker_destroy(worker);
@@ -100,6 +187,13 @@ static void *dispatcher_main(void *arg)
 CUresult compute_start(struct CUctx_st *ctx)
 {
 	unsigned int sms = ctx->dev->info.sm_count;
+
+	atomic_init(&ctx->kill, false);
+	pthread_mutex_init(&ctx->running_lock, NULL);
+	pthread_cond_init(&ctx->running_changed, NULL);
+	ctx->running = 0;
+	ctx->watchdog_stop = false;
+	ctx->watchdog_started = false;
 
 	/* Dispatchers run CTAs too, so one SM thread fewer. */
 	ctx->pool = sm_pool_create(sms > 1 ? sms - 1 : 0);
@@ -112,14 +206,36 @@ CUresult compute_start(struct CUctx_st *ctx)
 			return CUDA_ERROR_OUT_OF_MEMORY;
 		ctx->ndispatchers++;
 	}
+	if (pthread_create(&ctx->watchdog, NULL, watchdog_main, ctx))
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	ctx->watchdog_started = true;
 	return CUDA_SUCCESS;
+}
+
+void compute_kill(struct CUctx_st *ctx)
+{
+	pthread_mutex_lock(&ctx->running_lock);
+	atomic_store(&ctx->kill, true);
+	while (ctx->running)
+		pthread_cond_wait(&ctx->running_changed, &ctx->running_lock);
+	pthread_mutex_unlock(&ctx->running_lock);
 }
 
 void compute_stop(struct CUctx_st *ctx)
 {
+	if (ctx->watchdog_started) {
+		pthread_mutex_lock(&ctx->running_lock);
+		ctx->watchdog_stop = true;
+		pthread_cond_broadcast(&ctx->running_changed);
+		pthread_mutex_unlock(&ctx->running_lock);
+		pthread_join(ctx->watchdog, NULL);
+		ctx->watchdog_started = false;
+	}
 	for (int i = 0; i < ctx->ndispatchers; i++)
 		pthread_join(ctx->dispatchers[i], NULL);
 	ctx->ndispatchers = 0;
 	sm_pool_destroy(ctx->pool);
 	ctx->pool = NULL;
+	pthread_cond_destroy(&ctx->running_changed);
+	pthread_mutex_destroy(&ctx->running_lock);
 }

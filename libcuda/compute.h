@@ -15,6 +15,14 @@ struct CUctx_st;
 /* Starts the context's SM pool and dispatchers. */
 CUresult compute_start(struct CUctx_st *ctx);
 
+/*
+ * Stops the context's launches: those running stop at their next warp
+ * switch (every so many backward branches, a barrier), none starts any
+ * more; returns once no dispatcher runs one. Called before what launches
+ * use (modules, memory) goes.
+ */
+void compute_kill(struct CUctx_st *ctx);
+
 /* Joins them; the kernel context must be destroyed first (wakes them). */
 void compute_stop(struct CUctx_st *ctx);
 

@@ -162,6 +162,12 @@ void ctx_destroy(struct CUctx_st *ctx)
 	live_remove(ctx);
 	devmap_unlock();
 	ctx_synchronize(ctx);
+	/*
+	 * A faulted context's synchronize returns while its kernels may
+	 * still run (one that timed out, say): they stop before their code
+	 * and memory go.
+	 */
+	compute_kill(ctx);
 	callbacks_wait_all(ctx);
 	ctx_flush_printf(ctx);
 	modules_unload_all(ctx);
@@ -250,6 +256,8 @@ void ctx_set_fault(struct CUctx_st *ctx, CUresult error, const char *message)
 			 message);
 		debug_log("context %u faulted: %s", ctx->ctx_id, message);
 	}
+	/* A faulted context's launches are void: none runs on. */
+	atomic_store(&ctx->kill, true);
 }
 
 CUresult ctx_check_fault(struct CUctx_st *ctx)

@@ -40,6 +40,20 @@ struct CUctx_st {
 	struct sm_pool *pool;
 	pthread_t dispatchers[CTX_DISPATCHERS];
 	int ndispatchers;
+	/*
+	 * Stops every running launch (ptx_launch.kill): set once the
+	 * context has faulted (a time-out included) or is being destroyed,
+	 * so that no kernel runs on for a job that has already ended.
+	 */
+	atomic_bool kill;
+	/* Launches dispatchers are running, under @running_lock. */
+	pthread_mutex_t running_lock;
+	pthread_cond_t running_changed;	/* @running or @watchdog_stop did */
+	unsigned int running;
+	/* Looks for the kernel's fault while launches run (compute.c). */
+	pthread_t watchdog;
+	bool watchdog_started;
+	bool watchdog_stop;		/* under @running_lock */
 
 	/* The allocations a kernel of this context may touch. */
 	struct range_snapshot *ranges;

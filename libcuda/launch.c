@@ -202,6 +202,7 @@ CUresult launch_packed(struct CUfunc_st *f, const uint32_t grid[3],
 		.heap = ctx->heap,
 		.printf_fifo = ctx->printf_fifo,
 		.sm_count = ctx->dev->info.sm_count,
+		.kill = &ctx->kill,
 	};
 	res = queue_record(ctx, rec, stream);
 	if (res != CUDA_SUCCESS)

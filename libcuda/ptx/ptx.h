@@ -9,6 +9,7 @@
 #ifndef VCUDA_PTX_H
 #define VCUDA_PTX_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -135,6 +136,14 @@ struct ptx_launch {
 	struct ptx_heap *heap;		/* device malloc/free, or NULL */
 	struct ptx_printf_fifo *printf_fifo;	/* vprintf, or NULL */
 	uint32_t sm_count;		/* %nsmid; 0 reads as 1 */
+	/*
+	 * Stops the launch once set, from any thread: each CTA stops where
+	 * its warps next switch (a barrier, an exit, a yield, or every
+	 * BRANCH_BUDGET taken backward branches, so even an endless loop),
+	 * and ptx_run_ctas() returns false with a PTX_FAULT_KILLED fault.
+	 * NULL: the launch runs to its end.
+	 */
+	const atomic_bool *kill;
 };
 
 enum ptx_fault_kind {
@@ -145,6 +154,7 @@ enum ptx_fault_kind {
 	PTX_FAULT_TRAP,
 	PTX_FAULT_ASSERT,
 	PTX_FAULT_ILLEGAL_INSTRUCTION,
+	PTX_FAULT_KILLED,		/* stopped through ptx_launch.kill */
 };
 
 struct ptx_fault {

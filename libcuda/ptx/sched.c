@@ -307,6 +307,19 @@ static void run_one(struct warp *w)
 		run_warp(w);
 }
 
+/* Whether the launch was stopped from outside (ptx_launch.kill); a
+ * stopped CTA faults, so that the caller stops too. Looked at whenever a
+ * warp stops running, which even an endless loop does now and then. */
+static bool cta_killed(struct cta *cta)
+{
+	const atomic_bool *kill = cta->launch->kill;
+	if (!kill || !atomic_load_explicit(kill, memory_order_relaxed))
+		return false;
+	xfault(&cta->warps[0], NULL, PTX_FAULT_KILLED, 0, 0,
+	       "launch stopped: its context faulted or is going away");
+	return true;
+}
+
 static bool run_cta(struct cta *cta)
 {
 	for (;;) {
@@ -317,7 +330,7 @@ static bool run_cta(struct cta *cta)
 				continue;
 			run_one(w);
 			ran = true;
-			if (cta->faulted)
+			if (cta->faulted || cta_killed(cta))
 				return false;
 		}
 		if (!cta->live_warps)
@@ -421,7 +434,7 @@ static bool cta_round(struct cta *cta, bool *done)
 			continue;
 		run_one(w);
 		ran = true;
-		if (cta->faulted)
+		if (cta->faulted || cta_killed(cta))
 			return false;
 	}
 	*done = !cta->live_warps;

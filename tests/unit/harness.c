@@ -371,7 +371,8 @@ static bool run_launch(struct ptx_program *p, const char *kernel,
 	struct ptx_launch l = { .kernel = k,
 				.dynamic_shared_size = cfg->shared,
 				.flags = cfg->flags, .heap = cfg->heap,
-				.printf_fifo = cfg->printf_fifo };
+				.printf_fifo = cfg->printf_fifo,
+				.kill = cfg->kill };
 	for (int i = 0; i < 3; i++) {
 		l.grid[i] = cfg->grid[i] ? cfg->grid[i] : 1;
 		l.block[i] = cfg->block[i] ? cfg->block[i] : 1;

@@ -53,6 +53,7 @@ struct launch_cfg {
 	 */
 	struct ptx_heap *heap;	/* from test_heap(); NULL: none */
 	struct ptx_printf_fifo *printf_fifo;	/* from test_printf_fifo() */
+	const atomic_bool *kill;	/* ptx_launch.kill; NULL: none */
 };
 
 /* A device heap of @size bytes over test memory (freed at exit). */

@@ -849,6 +849,36 @@ static bool test_faults(void)
 	return ok;
 }
 
+/* Endless loops, one with a barrier in it: a launch whose kill flag is
+ * set stops at the warps' next switch, with PTX_FAULT_KILLED. */
+static bool test_kill(void)
+{
+	static const char text[] =
+		HEAD ".visible .entry spin()\n{\nL:\n\tbra L;\n}\n"
+		".visible .entry spin_bar()\n{\nL:\n\tbar.sync 0;\n"
+		"\tbra L;\n}\n";
+	const char *texts[] = { text }, *names[] = { "kill.ptx" };
+	char log[256];
+	struct ptx_program *p = NULL;
+	bool ok = build_texts(texts, names, 1, &p, log, sizeof(log)) == PTX_OK;
+	atomic_bool kill = true;
+	struct launch_cfg cfg = cfg_1d(4, 64);
+	struct ptx_fault f = { 0 };
+	cfg.kill = &kill;
+	cfg.threads = 2;
+	ok = ok && !run(p, "spin", &cfg, NULL, &f) &&
+	     f.kind == PTX_FAULT_KILLED;
+	ok = ok && !run(p, "spin_bar", &cfg, NULL, &f) &&
+	     f.kind == PTX_FAULT_KILLED;
+	cfg.flags = PTX_LAUNCH_COOPERATIVE;
+	ok = ok && !run(p, "spin", &cfg, NULL, &f) &&
+	     f.kind == PTX_FAULT_KILLED;
+	if (!ok)
+		tap_diag("fault kind %d: %s", f.kind, f.message);
+	ptx_program_destroy(p);
+	return ok;
+}
+
 /*
  * WARP_SZ, PTX's predefined constant: nvcc emits it for warpSize. And the
  * kernel's PTX arch is its module's .target (CU_FUNC_ATTRIBUTE_PTX_VERSION).
@@ -1063,7 +1093,7 @@ static bool test_throughput(void)
 
 int main(void)
 {
-	tap_plan(34);
+	tap_plan(35);
 	tap_ok(test_vector_add("vector_add.sm75.ptx"), "vector_add (sm75)");
 	tap_ok(test_vector_add("vector_add.sm90.ptx"), "vector_add (sm90)");
 	tap_ok(test_int32(), "32-bit integer instructions");
@@ -1090,6 +1120,7 @@ int main(void)
 	tap_ok(test_printf(), "printf");
 	tap_ok(test_assert(), "assert fault");
 	tap_ok(test_faults(), "memory faults and trap");
+	tap_ok(test_kill(), "a killed launch stops in endless loops and barriers");
 	tap_ok(test_warp_sz(), "WARP_SZ is the immediate 32; PTX arch");
 	tap_ok(test_jump_table(), "brx.idx jump table, exit in diverged code");
 	tap_ok(test_spin_and_deadlock(), "spinning warps yield; deadlock "

@@ -17,8 +17,9 @@ ksel=build/tests/kselftest
 # Tests: 3 per cycle, then 4 refused loads, 4 for an open file, 3 for
 # unloading right after a process with pending work exits, 4 for
 # unloading right after processes that shared memory between two devices
-# and read the admin interface exit.
-plan=$((cycles * 3 + 4 + 4 + 3 + 4))
+# and read the admin interface exit, 3 for the compute time-out that
+# holds when job_timeout_ms is 0.
+plan=$((cycles * 3 + 4 + 4 + 3 + 4 + 3))
 echo "1..$plan"
 n=0
 failed=0
@@ -178,6 +179,21 @@ read_admin() {
 	return 0
 }
 check "admin files readable" read_admin
+check "rmmod right after" unload
+
+# Without job_timeout_ms, a launch taken and never reported still ends,
+# after compute_timeout_ms (10 minutes by default; 2 s here).
+check "insmod job_timeout_ms=0 compute_timeout_ms=2000" \
+	load job_timeout_ms=0 compute_timeout_ms=2000
+compute_timeout() {
+	"$ksel/vcuda_cancel_test" -t unreported_launch_times_out_by_default \
+		2>&1 | grep -q '^ok 1 owner.unreported_launch_times_out_by_default$'
+}
+if [ -x "$ksel/vcuda_cancel_test" ]; then
+	check "an unreported launch times out" compute_timeout
+else
+	ok "an unreported launch times out # SKIP $ksel not built"
+fi
 check "rmmod right after" unload
 
 [ "$failed" -eq 0 ]
