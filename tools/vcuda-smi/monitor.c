@@ -145,13 +145,13 @@ int smi_pmon(const struct smi_opts *o, struct smi_sys *sys)
 	puts("# Idx           #    C/G      %      %      %      %      %    "
 	     "  %    name ");
 	fflush(stdout);
-	smi_sys_processes(sys);
+	smi_sys_processes_busy(sys);
 	for (n = 0; o->count < 0 || n < o->count; n++) {
 		prev = sys->procs;
 		nprev = sys->nproc;
 		sys->procs = NULL;
 		sleep_s(o->delay_s);
-		smi_sys_processes(sys);
+		smi_sys_processes_busy(sys);
 		for (i = 0; i < sys->nsel; i++)
 			pmon_device(sys, sys->sel[i], prev, nprev);
 		free(prev);

@@ -45,15 +45,20 @@ static void q_identity(struct qout *q, const struct vsmi_device *dev)
 
 static void q_board(struct qout *q, const struct vsmi_device *dev)
 {
+	char uuid[NVML_DEVICE_UUID_V2_BUFFER_SIZE];
+	unsigned int minor;
+
 	q_na(q, "Accounting Mode", "accounting_mode");
 	q_na(q, "Accounting Mode Buffer Size", "accounting_mode_buffer_size");
 	na_pair(q, "Driver Model", "driver_model", "current_dm", "pending_dm");
 	q_na(q, "Serial Number", "serial");
-	q_kv(q, "GPU UUID", "uuid", "%s", dev->uuid[0] ? dev->uuid : NA);
+	if (smi_uuid(dev, uuid, sizeof(uuid)))
+		q_na(q, "GPU UUID", "uuid");
+	else
+		q_kv(q, "GPU UUID", "uuid", "%s", uuid);
 	q_na(q, "GPU PDI", "pdi");
-	if (dev->render_minor >= 0)
-		q_kv(q, "Minor Number", "minor_number", "%d",
-		     dev->render_minor);
+	if (!nvmlDeviceGetMinorNumber(smi_handle(dev), &minor))
+		q_kv(q, "Minor Number", "minor_number", "%u", minor);
 	else
 		q_na(q, "Minor Number", "minor_number");
 	q_na(q, "VBIOS Version", "vbios_version");
@@ -81,16 +86,15 @@ static void q_faults(struct qout *q, const struct vsmi_device *dev)
 static void q_pci(struct qout *q, const struct vsmi_device *dev)
 {
 	char bus[32];
-	const struct drm_vcuda_device_info *in = &dev->info;
+	nvmlPciInfo_t in;
 
 	q_section(q, "PCI", "pci");
-	if (dev->have_info) {
-		q_kv(q, "Bus", "pci_bus", q->xml ? "%02X" : "0x%02X",
-		     in->pci_bus & 0xff);
+	if (!nvmlDeviceGetPciInfo_v3(smi_handle(dev), &in)) {
+		q_kv(q, "Bus", "pci_bus", q->xml ? "%02X" : "0x%02X", in.bus);
 		q_kv(q, "Device", "pci_device", q->xml ? "%02X" : "0x%02X",
-		     in->pci_device & 0x1f);
+		     in.device);
 		q_kv(q, "Domain", "pci_domain", q->xml ? "%04X" : "0x%04X",
-		     in->pci_domain);
+		     in.domain);
 	} else {
 		q_na(q, "Bus", "pci_bus");
 		q_na(q, "Device", "pci_device");
@@ -142,7 +146,7 @@ static void q_mem_block(struct qout *q, const char *text, const char *tag,
 void q_memory(struct qout *q, const struct vsmi_device *dev)
 {
 	struct vsmi_memory m;
-	bool ok = !vsmi_memory(dev, &m);
+	bool ok = !smi_dev_memory(dev, &m);
 
 	q_mem_block(q, "FB Memory Usage", "fb_memory_usage", ok ? &m : NULL,
 		    true);
