@@ -9,6 +9,10 @@
 
 NVML_DIR := $(TOP)/tools/nvml
 NVML_INC := $(firstword $(wildcard $(PYDEPS)/lib/python3*/site-packages/nvidia/cu13/include))
+ifeq ($(NVML_INC),)
+# Not installed yet: make names this path as missing, which says what to do.
+NVML_INC := $(PYDEPS)/not-installed-run-make-deps
+endif
 NVML_H := $(NVML_INC)/nvml.h
 LIBNVML := $(B)/lib/libnvidia-ml.so.1
 NVML_UNSUPPORTED := $(B)/nvml/unsupported.txt
