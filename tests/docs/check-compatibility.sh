@@ -25,4 +25,13 @@ for name in $(cat "$nvml"); do
 		missing=1
 	fi
 done
+# ... and lists no implemented NVML entry point among the unsupported ones.
+unsupported_part=$(sed -n '/^## NVML/,$p' docs/compatibility.md |
+	sed -n '/checks that each is listed here/,$p')
+for name in $(cat build/nvml/defined.txt); do
+	if grep -q "\`$name\`" <<<"$unsupported_part"; then
+		echo "docs/compatibility.md lists $name as unsupported; it is implemented"
+		missing=1
+	fi
+done
 exit $missing

@@ -2,7 +2,7 @@
 /*
  * NVML: device enumeration, handles (by index, UUID, PCI bus id) and the
  * static properties: name, UUID, PCI location, minor number, compute
- * capability. The PCI location is the virtual one the module reports;
+ * capability, maximum clocks. The PCI location is the virtual one the module reports;
  * there are no PCI ids (pciDeviceId and pciSubSystemId are 0).
  */
 #include <stdio.h>
@@ -227,6 +227,39 @@ NVML_API nvmlReturn_t nvmlDeviceGetCudaComputeCapability(nvmlDevice_t device,
 	*major = (int)device->dev.info.cc_major;
 	*minor = (int)device->dev.info.cc_minor;
 	return NVML_SUCCESS;
+}
+
+/*
+ * The maxima are the clock rates the device reports to CUDA (the clockRate
+ * and memoryClockRate attributes); there is no current clock
+ * (nvmlDeviceGetClockInfo is a NOT_SUPPORTED stub), nor a video clock.
+ */
+NVML_API nvmlReturn_t nvmlDeviceGetMaxClockInfo(nvmlDevice_t device,
+						nvmlClockType_t type,
+						unsigned int *clock)
+{
+	const struct drm_vcuda_device_info *info = &device->dev.info;
+	nvmlReturn_t ret = vnvml_check_device(device);
+
+	if (ret)
+		return ret;
+	if (!clock)
+		return NVML_ERROR_INVALID_ARGUMENT;
+	if (!device->dev.have_info)
+		return NVML_ERROR_NOT_SUPPORTED;
+	switch (type) {
+	case NVML_CLOCK_GRAPHICS:
+	case NVML_CLOCK_SM:
+		*clock = info->clock_rate_khz / 1000;
+		return NVML_SUCCESS;
+	case NVML_CLOCK_MEM:
+		*clock = info->memory_clock_rate_khz / 1000;
+		return NVML_SUCCESS;
+	case NVML_CLOCK_VIDEO:
+		return NVML_ERROR_NOT_SUPPORTED;
+	default:
+		return NVML_ERROR_INVALID_ARGUMENT;
+	}
 }
 
 /* A virtual GPU drives no display. */

@@ -147,17 +147,22 @@ static struct seen {
 static int nseen;
 static pthread_mutex_t seen_lock = PTHREAD_MUTEX_INITIALIZER;
 
+/* P's reading; a new process takes a free slot, else the stalest one
+ * (a process that has exited is read no more). */
 static struct seen *seen_find(const struct vsmi_process *p)
 {
-	int i;
+	struct seen *s;
+	int i, stalest = 0;
 
-	for (i = 0; i < nseen; i++)
+	for (i = 0; i < nseen; i++) {
 		if (seen[i].pid == p->pid && seen[i].dev == p->dev)
 			return &seen[i];
-	if (nseen == MAX_SEEN)
-		return NULL;
-	seen[nseen] = (struct seen){ .pid = p->pid, .dev = p->dev };
-	return &seen[nseen++];
+		if (seen[i].when_ns < seen[stalest].when_ns)
+			stalest = i;
+	}
+	s = nseen < MAX_SEEN ? &seen[nseen++] : &seen[stalest];
+	*s = (struct seen){ .pid = p->pid, .dev = p->dev };
+	return s;
 }
 
 static unsigned long long realtime_us(void)
@@ -173,11 +178,12 @@ static unsigned long long realtime_us(void)
 static bool sample(const struct vsmi_process *p, unsigned long long now_us,
 		   nvmlProcessUtilizationSample_t *out)
 {
-	struct seen *s = seen_find(p);
+	struct seen *s;
 	bool have;
 
-	if (!s || !p->have_engines)
+	if (!p->have_engines)
 		return false;
+	s = seen_find(p);
 	have = s->when_ns && s->when_ns < p->when_ns;
 	if (have)
 		*out = (nvmlProcessUtilizationSample_t){

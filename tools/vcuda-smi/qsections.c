@@ -215,6 +215,17 @@ void q_power(struct qout *q)
 	na_list(q, "GPU Power Readings", "gpu_power_readings", items);
 }
 
+static void q_max_clock(struct qout *q, const struct vsmi_device *dev,
+			const char *text, const char *tag, nvmlClockType_t type)
+{
+	unsigned int mhz;
+
+	if (nvmlDeviceGetMaxClockInfo(smi_handle(dev), type, &mhz))
+		q_na(q, text, tag);
+	else
+		q_kv(q, text, tag, "%u MHz", mhz);
+}
+
 /* Current clocks do not exist; the maxima are what the device reports. */
 void q_clocks(struct qout *q, const struct vsmi_device *dev)
 {
@@ -222,21 +233,13 @@ void q_clocks(struct qout *q, const struct vsmi_device *dev)
 		"Graphics", "graphics_clock", "SM", "sm_clock",
 		"Memory", "mem_clock", "Video", "video_clock", NULL,
 	};
-	unsigned int sm = dev->info.clock_rate_khz / 1000;
 
 	na_list(q, "Clocks", "clocks", current);
 	q_section(q, "Max Clocks", "max_clocks");
-	if (dev->have_info) {
-		q_kv(q, "Graphics", "graphics_clock", "%u MHz", sm);
-		q_kv(q, "SM", "sm_clock", "%u MHz", sm);
-		q_kv(q, "Memory", "mem_clock", "%u MHz",
-		     dev->info.memory_clock_rate_khz / 1000);
-	} else {
-		q_na(q, "Graphics", "graphics_clock");
-		q_na(q, "SM", "sm_clock");
-		q_na(q, "Memory", "mem_clock");
-	}
-	q_na(q, "Video", "video_clock");
+	q_max_clock(q, dev, "Graphics", "graphics_clock", NVML_CLOCK_GRAPHICS);
+	q_max_clock(q, dev, "SM", "sm_clock", NVML_CLOCK_SM);
+	q_max_clock(q, dev, "Memory", "mem_clock", NVML_CLOCK_MEM);
+	q_max_clock(q, dev, "Video", "video_clock", NVML_CLOCK_VIDEO);
 	q_end(q, "max_clocks");
 }
 

@@ -187,22 +187,26 @@ static int g_util_memory(const struct gpu_ctx *c, char *buf, size_t len)
 }
 
 static int g_clock(const struct gpu_ctx *c, char *buf, size_t len,
-		   unsigned int khz)
+		   nvmlClockType_t type)
 {
-	if (!c->dev->have_info)
-		return -ENOENT;
-	snprintf(buf, len, "%u", khz / 1000);
+	unsigned int mhz;
+	nvmlReturn_t ret = nvmlDeviceGetMaxClockInfo(smi_handle(c->dev), type,
+						     &mhz);
+
+	if (ret)
+		return smi_nvml_errno(ret);
+	snprintf(buf, len, "%u", mhz);
 	return 0;
 }
 
 static int g_clock_max_sm(const struct gpu_ctx *c, char *buf, size_t len)
 {
-	return g_clock(c, buf, len, c->dev->info.clock_rate_khz);
+	return g_clock(c, buf, len, NVML_CLOCK_SM);
 }
 
 static int g_clock_max_mem(const struct gpu_ctx *c, char *buf, size_t len)
 {
-	return g_clock(c, buf, len, c->dev->info.memory_clock_rate_khz);
+	return g_clock(c, buf, len, NVML_CLOCK_MEM);
 }
 
 static const struct {
