@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,13 +25,16 @@ nvmlReturn_t vnvml_ready(void)
 					       NVML_ERROR_UNINITIALIZED;
 }
 
+/* Compared as addresses: a stray pointer is refused, never followed. */
 nvmlReturn_t vnvml_check_device(nvmlDevice_t d)
 {
+	uintptr_t p = (uintptr_t)d, first = (uintptr_t)vnvml.devs;
 	nvmlReturn_t ret = vnvml_ready();
 
 	if (ret)
 		return ret;
-	if (!d || d < vnvml.devs || d >= vnvml.devs + vnvml.count)
+	if (p < first || p >= (uintptr_t)(vnvml.devs + vnvml.count) ||
+	    (p - first) % sizeof(*d))
 		return NVML_ERROR_INVALID_ARGUMENT;
 	return NVML_SUCCESS;
 }
