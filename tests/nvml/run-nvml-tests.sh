@@ -7,8 +7,9 @@
 # A CUDA program (build/tests/nvml/nvml-holder) holds 256 MiB of device 0
 # while NVML is asked about it: by tests/nvml/nvml-probe, compared with
 # NVIDIA's NVML on an H100 (tests/nvml/nvml-probe-h100.tsv), and by the
-# clients people run, nvidia-ml-py and gpustat (pinned, in build/py),
-# whose numbers must be vcuda-smi's and sysfs's. Last, a device reset must
+# clients people run, nvidia-ml-py and gpustat (pinned, in build/py) and
+# Debian's nvtop (its screen read with tmux), whose numbers must be
+# vcuda-smi's and sysfs's. Last, a device reset must
 # reach an NVML event set as an Xid event. Prints TAP.
 cd "$(dirname "$0")/../.." || exit 1
 
@@ -101,17 +102,28 @@ check "gpustat: its screen shows device 0 and nvml-holder's memory" \
 	grep -Eq "^\[0\] .*\| *$used / *[0-9]+ MB \|.*nvml-holder/$holder\([0-9]+M\)" \
 	"$tmp/gpustat.txt"
 
-# ---- nvtop, where Debian's package is installed ----
+# ---- nvtop, where Debian's package is installed (tools/install-deps) ----
 if ! command -v nvtop >/dev/null || ! command -v tmux >/dev/null; then
-	skip "nvtop shows the device" "nvtop is not installed (Debian ships it in contrib)"
+	skip "nvtop shows the device" "nvtop is not installed (make deps installs it from Debian's contrib)"
 else
 	tmux new-session -d -s nvtop -x 160 -y 40 "nvtop"
-	sleep 5
+	for _ in $(seq 30); do	# until it has drawn its process list
+		sleep 1
+		tmux capture-pane -p -t nvtop >"$tmp/nvtop.txt"
+		grep -q nvml-holder "$tmp/nvtop.txt" && break
+	done
+	sleep 1
 	tmux capture-pane -p -t nvtop >"$tmp/nvtop.txt"
 	tmux kill-session -t nvtop
 	sed 's/^/#   /' "$tmp/nvtop.txt"
-	check "nvtop shows the device and nvml-holder" \
-		grep -q "nvml-holder" "$tmp/nvtop.txt"
+	check "nvtop shows device 0 by name" \
+		grep -q "Device 0 \[$(cat $DEV/vcuda.0/name)\]" "$tmp/nvtop.txt"
+	check "nvtop shows device 0's memory used ($used MiB)" \
+		grep -Eq "MEM\[[| ]*$(awk -v m="$used" 'BEGIN { printf "%.3f", m / 1024 }')Gi/" \
+		"$tmp/nvtop.txt"
+	check "nvtop shows nvml-holder on device 0 with its memory" \
+		grep -Eq "^ *$holder +root +0 +Compute .* ${used}MiB .*nvml-holder" \
+		"$tmp/nvtop.txt"
 fi
 
 # ---- events: a reset is an Xid event ----
