@@ -188,15 +188,6 @@ int smi_sys_processes(struct smi_sys *sys)
 	return ret;
 }
 
-/* With the engines' busy time, which pmon needs and NVML does not give. */
-int smi_sys_processes_busy(struct smi_sys *sys)
-{
-	free(sys->procs);
-	sys->procs = NULL;
-	sys->nproc = 0;
-	return vsmi_processes(sys->devs, sys->ndev, &sys->procs, &sys->nproc);
-}
-
 void smi_sys_free(struct smi_sys *sys)
 {
 	if (sys->nvml)

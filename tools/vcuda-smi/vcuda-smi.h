@@ -87,7 +87,6 @@ int smi_bad_combination(void);
 /* sys.c */
 int smi_sys_load(struct smi_sys *sys, const char *ids);
 int smi_sys_processes(struct smi_sys *sys);
-int smi_sys_processes_busy(struct smi_sys *sys);
 void smi_sys_free(struct smi_sys *sys);
 bool smi_proc_selected(const struct smi_sys *sys, const struct vsmi_process *p);
 
