@@ -71,14 +71,17 @@ nvmlReturn_t vnvml_copy_string(char *buf, unsigned int len, const char *s)
 	return NVML_SUCCESS;
 }
 
-/* Reads the module's devices into vnvml; called with init_lock held. */
+/*
+ * Reads the module's devices into vnvml; called with init_lock held. The
+ * module is loaded when its driver is registered: libkmod is not asked,
+ * since every vcuda-smi run would pay for its index twice.
+ */
 static nvmlReturn_t load_devices(unsigned int flags)
 {
-	struct vsmi_module mod;
 	struct vsmi_device *devs;
 	int i, n;
 
-	if (vsmi_module_state(&mod) || !mod.loaded || vsmi_devices(&devs, &n)) {
+	if (vsmi_devices(&devs, &n)) {
 		if (!(flags & NVML_INIT_FLAG_NO_GPUS))
 			return NVML_ERROR_DRIVER_NOT_LOADED;
 		vnvml.count = 0;
@@ -92,7 +95,7 @@ static nvmlReturn_t load_devices(unsigned int flags)
 		vnvml.devs[i].index = (unsigned int)i;
 	}
 	vnvml.count = n;
-	if (vsmi_driver_version(devs, n, &mod, vnvml.driver_version,
+	if (vsmi_driver_version(devs, n, NULL, vnvml.driver_version,
 				sizeof(vnvml.driver_version)))
 		strcpy(vnvml.driver_version, "N/A");
 	free(devs);
