@@ -62,10 +62,11 @@ $(NVML_PROBE): $(TOP)/tests/nvml/nvml-probe.c $(LIBNVML)
 	$(call quiet,LD,$@)$(CC) $(USER_CFLAGS) -I$(NVML_INC) -o $@ $< \
 		$(USER_LDFLAGS) -L$(B)/lib -lnvidia-ml
 
-# A CUDA program holding device memory, for the NVML clients to see.
+# A CUDA program holding device memory, for the NVML clients to see (our
+# libcudart.so.13, as the test runs it with LD_LIBRARY_PATH=build/lib).
 $(NVML_HOLDER): $(TOP)/tests/nvml/nvml-holder.cu
 	@mkdir -p $(@D)
-	$(call quiet,NVCC,$@)$(NVCC) $(SAMPLE_NVCC_FLAGS) -o $@ $<
+	$(call quiet,NVCC,$@)$(NVCC) $(SHARED_NVCC_FLAGS) -o $@ $<
 
 .PHONY: nvml
 nvml: $(LIBNVML) $(NVML_UNSUPPORTED) $(NVML_PROBE) $(NVML_HOLDER)
