@@ -6,6 +6,11 @@
 .PHONY: deps
 deps:
 	@$(TOP)/tools/install-deps
+	@$(TOP)/tools/install-pydeps $(PYDEPS)
+
+# Python packages, pinned (tools/nvml/requirements.txt): NVIDIA's nvml.h,
+# and the NVML clients the tests run in the VM.
+PYDEPS := $(B)/py
 
 LINUX_SOURCE_TAR ?= /usr/src/linux-source-6.12.tar.xz
 KSRC := $(B)/linux-source

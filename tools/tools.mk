@@ -4,4 +4,5 @@
 
 include $(TOP)/tools/ptx-run/ptx-run.mk
 include $(TOP)/tools/vcuda-smi/vcuda-smi.mk
+include $(TOP)/tools/nvml/nvml.mk
 include $(TOP)/tools/bench/bench.mk

@@ -67,6 +67,7 @@ util_tests() {
 	fi
 	if grep -q '^drm-engine-compute:' /proc/$load_pid/fdinfo/* 2>/dev/null; then
 		run pmon -i 0 -c 1
+		echo "$out" | sed 's/^/#   /'
 		row=$(echo "$out" | grep -E "^ +0 +$load_pid ")
 		check "pmon: the process at sm ${busy}+-${tol}" \
 			within "$(echo "$row" | awk '{ print $4 }')" $busy $tol

@@ -21,4 +21,5 @@ for name in runtime_api stream_api limits_api memory_api peer_api ipc_api \
 		tests/api/compare.sh $name build/tests/api-shared
 done
 run_tap "vcuda-smi" tests/smi/run-smi-tests.sh
+run_tap "libnvidia-ml.so.1 and its clients" tests/nvml/run-nvml-tests.sh
 tests/vm/run-samples.sh

@@ -96,9 +96,14 @@ static int report_once(const struct smi_opts *o)
 	return ret;
 }
 
-/* -l / -lms: report, wait, until interrupted. */
+/*
+ * -l / -lms: report, wait, until interrupted. NVML stays initialized for
+ * the whole loop (each report's own init and shutdown only count), so it
+ * reads the devices once rather than at every report.
+ */
 static int report_loop(const struct smi_opts *o)
 {
+	bool held = nvmlInit_v2() == NVML_SUCCESS;
 	int ret;
 
 	signal(SIGINT, on_interrupt);
@@ -111,11 +116,13 @@ static int report_loop(const struct smi_opts *o)
 
 		ret = report_once(o);
 		if (ret != SMI_OK)
-			return ret;
+			break;
 		while (!interrupted && nanosleep(&ts, &ts))
 			;
 	} while (!interrupted);
-	return SMI_OK;
+	if (held)
+		nvmlShutdown();
+	return ret;
 }
 
 int main(int argc, char **argv)

@@ -67,7 +67,8 @@ int smi_compute_mode(const struct smi_opts *o, struct smi_sys *sys)
 		const struct vsmi_device *dev = &sys->devs[sys->sel[i]];
 		char bus[32];
 
-		ret = vsmi_set_compute_mode(dev, o->value);
+		ret = smi_nvml_errno(nvmlDeviceSetComputeMode(smi_handle(dev),
+						(nvmlComputeMode_t)o->value));
 		if (ret)
 			return failed("set the compute mode for GPU", dev, ret);
 		smi_dev_bus_id(dev, bus, sizeof(bus));

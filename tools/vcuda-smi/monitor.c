@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
  * vcuda-smi dmon / pmon: one row per device (or process) every -d seconds,
- * -c times. Utilization is measured over each interval from the busy-time
- * counters (sysfs busy_*_ns per device, fdinfo drm-engine-* per process):
- * "sm" is the compute engine, "mem" the copy engines. What a virtual GPU
+ * -c times. Utilization is measured over each interval: dmon's from the
+ * devices' busy-time counters (sysfs busy_*_ns, which NVML has no call
+ * for), pmon's from NVML's process utilization samples (fdinfo's
+ * drm-engine-*): "sm" is the compute engine, "mem" the copy engines. What a virtual GPU
  * has not (power, temperatures, clocks, video engines) is "-".
  */
 #include <stdlib.h>
@@ -80,64 +81,77 @@ int smi_dmon(const struct smi_opts *o, struct smi_sys *sys)
 
 /* ---- pmon ---- */
 
-static const struct vsmi_process *
-proc_find(const struct vsmi_process *procs, int n, pid_t pid, int dev)
+/*
+ * NVML's samples of DEV's processes since its previous reading (taken at
+ * the start, then at every row), as nvidia-smi's pmon reads them. *n is 0
+ * when there are none. Freed by the caller.
+ */
+static nvmlProcessUtilizationSample_t *
+pmon_samples(const struct vsmi_device *dev, unsigned int *n)
 {
-	int i;
+	nvmlProcessUtilizationSample_t *s = NULL;
+	nvmlDevice_t h = smi_handle(dev);
 
-	for (i = 0; i < n; i++)
-		if (procs[i].pid == pid && procs[i].dev == dev)
-			return &procs[i];
-	return NULL;
+	*n = 0;
+	if (nvmlDeviceGetProcessUtilization(h, NULL, n, 0) !=
+	    NVML_ERROR_INSUFFICIENT_SIZE)
+		return NULL;
+	*n += 4;	/* room for processes starting meanwhile */
+	s = calloc(*n, sizeof(*s));
+	if (!s || nvmlDeviceGetProcessUtilization(h, s, n, 0))
+		*n = 0;
+	return s;
 }
 
 static void pmon_row(const struct vsmi_device *dev,
-		     const struct vsmi_process *p0,
-		     const struct vsmi_process *p1)
+		     const struct vsmi_process *p,
+		     const nvmlProcessUtilizationSample_t *sample)
 {
 	char pid[16] = "-", type[4] = "-", sm[8] = "-", mem[8] = "-";
 	const char *cmd = "-", *slash;
 
-	if (p1) {
-		snprintf(pid, sizeof(pid), "%d", (int)p1->pid);
+	if (p) {
+		snprintf(pid, sizeof(pid), "%d", (int)p->pid);
 		strcpy(type, "C");
-		slash = strrchr(p1->name, '/');
-		cmd = slash ? slash + 1 : p1->name;
+		slash = strrchr(p->name, '/');
+		cmd = slash ? slash + 1 : p->name;
 	}
-	if (p0 && p1 && p1->have_engines) {
-		snprintf(sm, sizeof(sm), "%u",
-			 vsmi_busy_percent(p0->compute_ns, p1->compute_ns,
-					   p0->when_ns, p1->when_ns));
-		snprintf(mem, sizeof(mem), "%u",
-			 vsmi_busy_percent(p0->copy_ns, p1->copy_ns,
-					   p0->when_ns, p1->when_ns));
+	if (sample) {
+		snprintf(sm, sizeof(sm), "%u", sample->smUtil);
+		snprintf(mem, sizeof(mem), "%u", sample->memUtil);
 	}
 	printf("%5u %10s %5s %6s %6s %6s %6s %6s %6s    %-15.15s\n",
 	       dev->index, pid, type, sm, mem, "-", "-", "-", "-", cmd);
 }
 
-static void pmon_device(const struct smi_sys *sys, int dev,
-			const struct vsmi_process *prev, int nprev)
+static void pmon_device(const struct smi_sys *sys, int dev)
 {
+	unsigned int nsamples, j;
+	nvmlProcessUtilizationSample_t *samples =
+		pmon_samples(&sys->devs[dev], &nsamples);
 	int i, shown = 0;
 
 	for (i = 0; i < sys->nproc; i++) {
 		const struct vsmi_process *p = &sys->procs[i];
+		const nvmlProcessUtilizationSample_t *sample = NULL;
 
 		if (p->dev != dev)
 			continue;
-		pmon_row(&sys->devs[dev], proc_find(prev, nprev, p->pid, dev),
-			 p);
+		for (j = 0; j < nsamples; j++)
+			if (samples[j].pid == (unsigned int)p->pid)
+				sample = &samples[j];
+		pmon_row(&sys->devs[dev], p, sample);
 		shown++;
 	}
 	if (!shown)
 		pmon_row(&sys->devs[dev], NULL, NULL);
+	free(samples);
 }
 
 int smi_pmon(const struct smi_opts *o, struct smi_sys *sys)
 {
-	struct vsmi_process *prev;
-	int nprev, i;
+	unsigned int dummy;
+	int i;
 	long n;
 
 	puts("# gpu         pid   type     sm    mem    enc    dec    jpg    "
@@ -145,16 +159,13 @@ int smi_pmon(const struct smi_opts *o, struct smi_sys *sys)
 	puts("# Idx           #    C/G      %      %      %      %      %    "
 	     "  %    name ");
 	fflush(stdout);
-	smi_sys_processes(sys);
+	for (i = 0; i < sys->nsel; i++)	/* the intervals start now */
+		free(pmon_samples(&sys->devs[sys->sel[i]], &dummy));
 	for (n = 0; o->count < 0 || n < o->count; n++) {
-		prev = sys->procs;
-		nprev = sys->nproc;
-		sys->procs = NULL;
 		sleep_s(o->delay_s);
 		smi_sys_processes(sys);
 		for (i = 0; i < sys->nsel; i++)
-			pmon_device(sys, sys->sel[i], prev, nprev);
-		free(prev);
+			pmon_device(sys, sys->sel[i]);
 		fflush(stdout);
 	}
 	return SMI_OK;

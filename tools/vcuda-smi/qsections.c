@@ -45,15 +45,20 @@ static void q_identity(struct qout *q, const struct vsmi_device *dev)
 
 static void q_board(struct qout *q, const struct vsmi_device *dev)
 {
+	char uuid[NVML_DEVICE_UUID_V2_BUFFER_SIZE];
+	unsigned int minor;
+
 	q_na(q, "Accounting Mode", "accounting_mode");
 	q_na(q, "Accounting Mode Buffer Size", "accounting_mode_buffer_size");
 	na_pair(q, "Driver Model", "driver_model", "current_dm", "pending_dm");
 	q_na(q, "Serial Number", "serial");
-	q_kv(q, "GPU UUID", "uuid", "%s", dev->uuid[0] ? dev->uuid : NA);
+	if (smi_uuid(dev, uuid, sizeof(uuid)))
+		q_na(q, "GPU UUID", "uuid");
+	else
+		q_kv(q, "GPU UUID", "uuid", "%s", uuid);
 	q_na(q, "GPU PDI", "pdi");
-	if (dev->render_minor >= 0)
-		q_kv(q, "Minor Number", "minor_number", "%d",
-		     dev->render_minor);
+	if (!nvmlDeviceGetMinorNumber(smi_handle(dev), &minor))
+		q_kv(q, "Minor Number", "minor_number", "%u", minor);
 	else
 		q_na(q, "Minor Number", "minor_number");
 	q_na(q, "VBIOS Version", "vbios_version");
@@ -81,16 +86,15 @@ static void q_faults(struct qout *q, const struct vsmi_device *dev)
 static void q_pci(struct qout *q, const struct vsmi_device *dev)
 {
 	char bus[32];
-	const struct drm_vcuda_device_info *in = &dev->info;
+	nvmlPciInfo_t in;
 
 	q_section(q, "PCI", "pci");
-	if (dev->have_info) {
-		q_kv(q, "Bus", "pci_bus", q->xml ? "%02X" : "0x%02X",
-		     in->pci_bus & 0xff);
+	if (!nvmlDeviceGetPciInfo_v3(smi_handle(dev), &in)) {
+		q_kv(q, "Bus", "pci_bus", q->xml ? "%02X" : "0x%02X", in.bus);
 		q_kv(q, "Device", "pci_device", q->xml ? "%02X" : "0x%02X",
-		     in->pci_device & 0x1f);
+		     in.device);
 		q_kv(q, "Domain", "pci_domain", q->xml ? "%04X" : "0x%04X",
-		     in->pci_domain);
+		     in.domain);
 	} else {
 		q_na(q, "Bus", "pci_bus");
 		q_na(q, "Device", "pci_device");
@@ -142,7 +146,7 @@ static void q_mem_block(struct qout *q, const char *text, const char *tag,
 void q_memory(struct qout *q, const struct vsmi_device *dev)
 {
 	struct vsmi_memory m;
-	bool ok = !vsmi_memory(dev, &m);
+	bool ok = !smi_dev_memory(dev, &m);
 
 	q_mem_block(q, "FB Memory Usage", "fb_memory_usage", ok ? &m : NULL,
 		    true);
@@ -211,6 +215,17 @@ void q_power(struct qout *q)
 	na_list(q, "GPU Power Readings", "gpu_power_readings", items);
 }
 
+static void q_max_clock(struct qout *q, const struct vsmi_device *dev,
+			const char *text, const char *tag, nvmlClockType_t type)
+{
+	unsigned int mhz;
+
+	if (nvmlDeviceGetMaxClockInfo(smi_handle(dev), type, &mhz))
+		q_na(q, text, tag);
+	else
+		q_kv(q, text, tag, "%u MHz", mhz);
+}
+
 /* Current clocks do not exist; the maxima are what the device reports. */
 void q_clocks(struct qout *q, const struct vsmi_device *dev)
 {
@@ -218,21 +233,13 @@ void q_clocks(struct qout *q, const struct vsmi_device *dev)
 		"Graphics", "graphics_clock", "SM", "sm_clock",
 		"Memory", "mem_clock", "Video", "video_clock", NULL,
 	};
-	unsigned int sm = dev->info.clock_rate_khz / 1000;
 
 	na_list(q, "Clocks", "clocks", current);
 	q_section(q, "Max Clocks", "max_clocks");
-	if (dev->have_info) {
-		q_kv(q, "Graphics", "graphics_clock", "%u MHz", sm);
-		q_kv(q, "SM", "sm_clock", "%u MHz", sm);
-		q_kv(q, "Memory", "mem_clock", "%u MHz",
-		     dev->info.memory_clock_rate_khz / 1000);
-	} else {
-		q_na(q, "Graphics", "graphics_clock");
-		q_na(q, "SM", "sm_clock");
-		q_na(q, "Memory", "mem_clock");
-	}
-	q_na(q, "Video", "video_clock");
+	q_max_clock(q, dev, "Graphics", "graphics_clock", NVML_CLOCK_GRAPHICS);
+	q_max_clock(q, dev, "SM", "sm_clock", NVML_CLOCK_SM);
+	q_max_clock(q, dev, "Memory", "mem_clock", NVML_CLOCK_MEM);
+	q_max_clock(q, dev, "Video", "video_clock", NVML_CLOCK_VIDEO);
 	q_end(q, "max_clocks");
 }
 

@@ -62,12 +62,11 @@ static int app_value(const struct smi_sys *sys, const struct vsmi_process *p,
 		smi_timestamp_csv(buf, len);
 		return 0;
 	case 1:
-		return vsmi_name(dev, buf, len);
+		return smi_name(dev, buf, len);
 	case 2:
-		return vsmi_bus_id(dev, buf, len);
+		return smi_bus_id(dev, buf, len);
 	case 4:
-		snprintf(buf, len, "%s", dev->uuid);
-		return buf[0] ? 0 : -ENOENT;
+		return smi_uuid(dev, buf, len);
 	case 5:
 		snprintf(buf, len, "%d", (int)p->pid);
 		return 0;

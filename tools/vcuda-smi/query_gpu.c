@@ -37,43 +37,48 @@ static int g_count(const struct gpu_ctx *c, char *buf, size_t len)
 
 static int g_name(const struct gpu_ctx *c, char *buf, size_t len)
 {
-	return vsmi_name(c->dev, buf, len);
+	return smi_name(c->dev, buf, len);
 }
 
 static int g_uuid(const struct gpu_ctx *c, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s", c->dev->uuid);
-	return buf[0] ? 0 : -ENOENT;
+	return smi_uuid(c->dev, buf, len);
 }
 
 static int g_bus_id(const struct gpu_ctx *c, char *buf, size_t len)
 {
-	return vsmi_bus_id(c->dev, buf, len);
+	return smi_bus_id(c->dev, buf, len);
 }
 
+/* One of NVML's PCI fields: 'd'omain, 'b'us or de'v'ice. */
 static int g_pci_part(const struct gpu_ctx *c, char *buf, size_t len,
-		      const char *fmt, unsigned int v)
+		      char which)
 {
-	if (!c->dev->have_info)
-		return -ENOENT;
-	snprintf(buf, len, fmt, v);
+	nvmlPciInfo_t pci;
+	nvmlReturn_t ret = nvmlDeviceGetPciInfo_v3(smi_handle(c->dev), &pci);
+
+	if (ret)
+		return smi_nvml_errno(ret);
+	if (which == 'd')
+		snprintf(buf, len, "0x%04X", pci.domain);
+	else
+		snprintf(buf, len, "0x%02X", which == 'b' ? pci.bus : pci.device);
 	return 0;
 }
 
 static int g_pci_domain(const struct gpu_ctx *c, char *buf, size_t len)
 {
-	return g_pci_part(c, buf, len, "0x%04X", c->dev->info.pci_domain);
+	return g_pci_part(c, buf, len, 'd');
 }
 
 static int g_pci_bus(const struct gpu_ctx *c, char *buf, size_t len)
 {
-	return g_pci_part(c, buf, len, "0x%02X", c->dev->info.pci_bus & 0xff);
+	return g_pci_part(c, buf, len, 'b');
 }
 
 static int g_pci_device(const struct gpu_ctx *c, char *buf, size_t len)
 {
-	return g_pci_part(c, buf, len, "0x%02X",
-			  c->dev->info.pci_device & 0x1f);
+	return g_pci_part(c, buf, len, 'v');
 }
 
 static int g_index(const struct gpu_ctx *c, char *buf, size_t len)
@@ -111,7 +116,7 @@ static int g_memory(const struct gpu_ctx *c, char *buf, size_t len, char what)
 {
 	struct vsmi_memory m;
 	uint64_t v;
-	int ret = vsmi_memory(c->dev, &m);
+	int ret = smi_dev_memory(c->dev, &m);
 
 	if (ret)
 		return ret;
@@ -150,10 +155,13 @@ static int g_compute_mode(const struct gpu_ctx *c, char *buf, size_t len)
 
 static int g_compute_cap(const struct gpu_ctx *c, char *buf, size_t len)
 {
-	if (!c->dev->have_info)
-		return -ENOENT;
-	snprintf(buf, len, "%u.%u", c->dev->info.cc_major,
-		 c->dev->info.cc_minor);
+	int major, minor;
+	nvmlReturn_t ret = nvmlDeviceGetCudaComputeCapability(smi_handle(c->dev),
+							      &major, &minor);
+
+	if (ret)
+		return smi_nvml_errno(ret);
+	snprintf(buf, len, "%d.%d", major, minor);
 	return 0;
 }
 
@@ -179,22 +187,26 @@ static int g_util_memory(const struct gpu_ctx *c, char *buf, size_t len)
 }
 
 static int g_clock(const struct gpu_ctx *c, char *buf, size_t len,
-		   unsigned int khz)
+		   nvmlClockType_t type)
 {
-	if (!c->dev->have_info)
-		return -ENOENT;
-	snprintf(buf, len, "%u", khz / 1000);
+	unsigned int mhz;
+	nvmlReturn_t ret = nvmlDeviceGetMaxClockInfo(smi_handle(c->dev), type,
+						     &mhz);
+
+	if (ret)
+		return smi_nvml_errno(ret);
+	snprintf(buf, len, "%u", mhz);
 	return 0;
 }
 
 static int g_clock_max_sm(const struct gpu_ctx *c, char *buf, size_t len)
 {
-	return g_clock(c, buf, len, c->dev->info.clock_rate_khz);
+	return g_clock(c, buf, len, NVML_CLOCK_SM);
 }
 
 static int g_clock_max_mem(const struct gpu_ctx *c, char *buf, size_t len)
 {
-	return g_clock(c, buf, len, c->dev->info.memory_clock_rate_khz);
+	return g_clock(c, buf, len, NVML_CLOCK_MEM);
 }
 
 static const struct {

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * vcuda-smi: reading the system once per report, and -i's choice of
- * devices (indexes, UUIDs or PCI bus ids, comma-separated).
+ * devices (indexes, UUIDs or PCI bus ids, comma-separated). The devices'
+ * values and processes are NVML's; the module's state and the devices'
+ * sysfs directories (for what NVML has no call for) are vsmi's.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -36,7 +38,7 @@ static bool id_matches(const struct vsmi_device *dev, const char *id)
 	if (dev->uuid[0] && (!strcasecmp(id, dev->uuid) ||
 			     !strcasecmp(id, dev->uuid + 4)))
 		return true;
-	if (vsmi_bus_id(dev, bus, sizeof(bus)))
+	if (smi_bus_id(dev, bus, sizeof(bus)))
 		return false;
 	/* 00000000:80:00.0, or the short 0000:80:00.0 of older tools */
 	return !strcasecmp(id, bus) || (strlen(id) == 12 &&
@@ -107,13 +109,13 @@ int smi_sys_load(struct smi_sys *sys, const char *ids)
 {
 	memset(sys, 0, sizeof(*sys));
 	if (vsmi_module_state(&sys->mod) || !sys->mod.loaded ||
-	    vsmi_devices(&sys->devs, &sys->ndev))
+	    vsmi_devices(&sys->devs, &sys->ndev) || nvmlInit_v2())
 		return driver_failed();
+	sys->nvml = true;
 	if (!sys->ndev || select_devices(sys, ids))
 		return no_devices();
-	if (vsmi_driver_version(sys->devs, sys->ndev, &sys->mod,
-				sys->driver_version,
-				sizeof(sys->driver_version)))
+	if (nvmlSystemGetDriverVersion(sys->driver_version,
+				       sizeof(sys->driver_version)))
 		strcpy(sys->driver_version, NA);
 	return SMI_OK;
 }
@@ -128,16 +130,68 @@ bool smi_proc_selected(const struct smi_sys *sys, const struct vsmi_process *p)
 	return false;
 }
 
+/* Appends DEV's NVML compute processes (pid, name, memory) to sys->procs. */
+static int device_processes(struct smi_sys *sys, int dev)
+{
+	nvmlDevice_t h = smi_handle(&sys->devs[dev]);
+	nvmlProcessInfo_t *infos = NULL;
+	struct vsmi_process *more;
+	unsigned int n = 0, i;
+	nvmlReturn_t ret;
+
+	ret = nvmlDeviceGetComputeRunningProcesses_v3(h, &n, NULL);
+	while (ret == NVML_ERROR_INSUFFICIENT_SIZE) {
+		free(infos);
+		n += 4;		/* room for processes starting meanwhile */
+		infos = calloc(n, sizeof(*infos));
+		if (!infos)
+			return -ENOMEM;
+		ret = nvmlDeviceGetComputeRunningProcesses_v3(h, &n, infos);
+	}
+	if (ret || !n) {
+		free(infos);
+		return smi_nvml_errno(ret);
+	}
+	more = realloc(sys->procs, sizeof(*more) * (size_t)(sys->nproc + (int)n));
+	if (!more) {
+		free(infos);
+		return -ENOMEM;
+	}
+	sys->procs = more;
+	for (i = 0; i < n; i++) {
+		struct vsmi_process *p = &sys->procs[sys->nproc++];
+
+		memset(p, 0, sizeof(*p));
+		p->pid = (pid_t)infos[i].pid;
+		p->dev = dev;
+		p->have_vram = infos[i].usedGpuMemory !=
+			       (unsigned long long)NVML_VALUE_NOT_AVAILABLE;
+		p->vram = p->have_vram ? infos[i].usedGpuMemory : 0;
+		if (nvmlSystemGetProcessName(infos[i].pid, p->name,
+					     sizeof(p->name)))
+			strcpy(p->name, NA);
+	}
+	free(infos);
+	return 0;
+}
+
+/* Every device's compute processes, as NVML lists them. */
 int smi_sys_processes(struct smi_sys *sys)
 {
+	int i, ret = 0;
+
 	free(sys->procs);
 	sys->procs = NULL;
 	sys->nproc = 0;
-	return vsmi_processes(sys->devs, sys->ndev, &sys->procs, &sys->nproc);
+	for (i = 0; i < sys->ndev && !ret; i++)
+		ret = device_processes(sys, i);
+	return ret;
 }
 
 void smi_sys_free(struct smi_sys *sys)
 {
+	if (sys->nvml)
+		nvmlShutdown();
 	free(sys->devs);
 	free(sys->sel);
 	free(sys->procs);

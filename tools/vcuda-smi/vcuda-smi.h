@@ -1,14 +1,21 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * vcuda-smi: nvidia-smi for vcuda's virtual GPUs. The queries live in the
- * vsmi library (tools/smi/); this program parses nvidia-smi's options and
- * prints nvidia-smi's formats.
+ * vcuda-smi: nvidia-smi for vcuda's virtual GPUs. As nvidia-smi is built
+ * on NVIDIA's NVML, vcuda-smi is built on vcuda's libnvidia-ml.so.1
+ * (tools/nvml/), so that the two always agree: names, bus ids, memory,
+ * utilization, compute mode, versions and processes come from NVML. What
+ * NVML has no call for (the module's state, the fault count, reset, the
+ * engines' busy time of dmon and pmon) comes from the vsmi queries
+ * (tools/smi/) NVML itself is built on. This program parses nvidia-smi's
+ * options and prints nvidia-smi's formats.
  */
 #ifndef VCUDA_SMI_H
 #define VCUDA_SMI_H
 
 #include <stdbool.h>
 #include <stdio.h>
+
+#include <nvml.h>
 
 #include "vsmi.h"
 
@@ -66,6 +73,7 @@ struct smi_sys {
 	int ndev;
 	int *sel;			/* -i's choice: indexes into devs */
 	int nsel;
+	bool nvml;			/* nvmlInit succeeded */
 	char driver_version[32];	/* or "N/A" */
 	struct vsmi_process *procs;	/* of the selected devices */
 	int nproc;
@@ -88,6 +96,12 @@ void smi_timestamp_long(char *buf, size_t len);
 void smi_timestamp_csv(char *buf, size_t len);
 unsigned long long smi_mib(uint64_t bytes);
 void smi_cuda_version(char *buf, size_t len);
+nvmlDevice_t smi_handle(const struct vsmi_device *dev);
+int smi_nvml_errno(nvmlReturn_t ret);
+int smi_dev_memory(const struct vsmi_device *dev, struct vsmi_memory *m);
+int smi_name(const struct vsmi_device *dev, char *buf, size_t len);
+int smi_uuid(const struct vsmi_device *dev, char *buf, size_t len);
+int smi_bus_id(const struct vsmi_device *dev, char *buf, size_t len);
 void smi_dev_name(const struct vsmi_device *dev, char *buf, size_t len);
 void smi_dev_bus_id(const struct vsmi_device *dev, char *buf, size_t len);
 int smi_dev_util(const struct vsmi_device *dev, unsigned int *gpu,

@@ -1,8 +1,10 @@
 # SPDX-License-Identifier: MIT
-# vcuda-smi: nvidia-smi for the virtual GPUs ($(VCUDA_SMI)), over the vsmi
-# query library in tools/smi/ ($(VSMI_LIB): a static archive of PIC objects,
-# for a later libnvidia-ml.so.1 too), and the test load generator of
-# tests/smi/ ($(SMI_LOAD)). Included from tools/tools.mk.
+# vcuda-smi: nvidia-smi for the virtual GPUs ($(VCUDA_SMI)), built on
+# vcuda's libnvidia-ml.so.1 (tools/nvml/nvml.mk, found through its rpath)
+# and on the vsmi query library in tools/smi/ ($(VSMI_LIB): a static
+# archive of PIC objects, which libnvidia-ml.so.1 is built on too), and
+# the test load generator of tests/smi/ ($(SMI_LOAD)). Included from
+# tools/tools.mk, before nvml.mk: NVML_INC is used in recipes only.
 
 VSMI_DIR := $(TOP)/tools/smi
 VSMI_LIB := $(B)/lib/libvsmi.a
@@ -29,11 +31,13 @@ $(VSMI_LIB): $(VSMI_OBJS)
 $(B)/tools/vcuda-smi/%.o: $(VCUDA_SMI_DIR)/%.c $(wildcard $(VCUDA_SMI_DIR)/*.h) \
 		$(VSMI_DIR)/vsmi.h $(TOP)/uapi/vcuda_drm.h
 	@mkdir -p $(@D)
-	$(call quiet,CC,$@)$(CC) $(USER_CFLAGS) -I$(VSMI_DIR) -c $< -o $@
+	$(call quiet,CC,$@)$(CC) $(USER_CFLAGS) -I$(VSMI_DIR) -I$(NVML_INC) -c $< -o $@
 
-$(VCUDA_SMI): $(VCUDA_SMI_OBJS) $(VSMI_LIB)
+$(VCUDA_SMI): $(VCUDA_SMI_OBJS) $(VSMI_LIB) $(B)/lib/libnvidia-ml.so.1
 	@mkdir -p $(@D)
-	$(call quiet,LD,$@)$(CC) $(USER_LDFLAGS) -o $@ $(VCUDA_SMI_OBJS) $(VSMI_LIB) $(VSMI_LIBS)
+	$(call quiet,LD,$@)$(CC) $(USER_LDFLAGS) -o $@ $(VCUDA_SMI_OBJS) \
+		-L$(B)/lib -lnvidia-ml -Wl,-rpath,'$$ORIGIN/../lib' \
+		$(VSMI_LIB) $(VSMI_LIBS)
 
 # The test program: allocates and keeps the device busy with the raw uAPI.
 $(SMI_LOAD): $(TOP)/tests/smi/smi-load.c $(TOP)/tests/kselftest/vcuda_test.h \

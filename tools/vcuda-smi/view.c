@@ -56,7 +56,7 @@ static void view_device(const struct vsmi_device *dev)
 
 	smi_dev_name(dev, name, sizeof(name));
 	smi_dev_bus_id(dev, bus, sizeof(bus));
-	if (!vsmi_memory(dev, &m)) {
+	if (!smi_dev_memory(dev, &m)) {
 		snprintf(mem, sizeof(mem), "%lluMiB", smi_mib(m.used));
 		snprintf(total, sizeof(total), "%lluMiB", smi_mib(m.total));
 	}
