@@ -45,4 +45,16 @@ $(B)/tests/api-shared/%: $(TOP)/tests/api/%.cu $(TOP)/tests/api/api_test.h $(LIB
 	$(call quiet,NVCC,$@)$(NVCC) $(SHARED_NVCC_FLAGS) -o $@ $< \
 		$(if $(filter $*,$(API_RUNTIME_ONLY)),,$(API_LIBS)) $(API_LIBS_$*)
 
+# compute_80, as recorded: cooperative groups then reduce with redux.sync,
+# whose member masks are part of the test.
+API_TESTS += $(B)/tests/api/warp_api $(B)/tests/api-shared/warp_api
+$(B)/tests/api/warp_api: $(TOP)/tests/api/warp_api.cu
+	@mkdir -p $(@D)
+	$(call quiet,NVCC,$@)$(NVCC) -rdc=true \
+		-gencode arch=compute_80,code=compute_80 -O2 -o $@ $<
+$(B)/tests/api-shared/warp_api: $(TOP)/tests/api/warp_api.cu
+	@mkdir -p $(@D)
+	$(call quiet,NVCC,$@)$(NVCC) -rdc=true \
+		-gencode arch=compute_80,code=compute_80 -O2 -cudart shared -o $@ $<
+
 ALL_TARGETS += $(API_TESTS)
