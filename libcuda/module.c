@@ -59,13 +59,18 @@ static void *alloc_variable(void *user, size_t size, size_t align,
 	struct CUmod_st *mod = user;
 	uint64_t *grown, va;
 
-	(void)space;	/* constant memory is device memory here too */
+	/* constant memory is device memory here too; __managed__ variables
+	 * are managed memory, as pointer attributes tell */
+	enum alloc_kind kind = space == PTX_VAR_MANAGED ? ALLOC_MANAGED
+						       : ALLOC_DEVICE;
+
 	(void)align;	/* allocations are page-aligned */
 	grown = realloc(mod->variables, (mod->nvariables + 1) * sizeof(*grown));
 	if (!grown)
 		return NULL;
 	mod->variables = grown;
-	if (mem_alloc(mod->ctx, size ? size : 1, ALLOC_DEVICE, 0, &va))
+	if (mem_alloc(mod->ctx, size ? size : 1, kind,
+		      kind == ALLOC_MANAGED ? CU_MEM_ATTACH_GLOBAL : 0, &va))
 		return NULL;
 	mod->variables[mod->nvariables++] = va;
 	return (void *)(uintptr_t)va;
