@@ -28,7 +28,7 @@ API_CU_TESTS := runtime_api stream_api limits_api memory_api legacy_api \
 	peer_api ipc_api vmm_api mempool_api ctx_api library_api
 API_TESTS += $(addprefix $(B)/tests/api/,library_api)
 # Found by programs of issue 15.
-API_CU_TESTS += texture_api
+API_CU_TESTS += texture_api alloc_api
 API_TESTS += $(addprefix $(B)/tests/api-shared/,$(API_CU_TESTS))
 
 # Tests that call the driver API too link libcuda (at run time
@@ -58,5 +58,8 @@ $(B)/tests/api-shared/warp_api: $(TOP)/tests/api/warp_api.cu
 	@mkdir -p $(@D)
 	$(call quiet,NVCC,$@)$(NVCC) -rdc=true \
 		-gencode arch=compute_80,code=compute_80 -O2 -cudart shared -o $@ $<
+
+# Needs two devices; its own check (the H100 machine has one GPU).
+API_TESTS += $(B)/tests/api-shared/cross_device_wait
 
 ALL_TARGETS += $(API_TESTS)
