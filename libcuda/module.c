@@ -249,6 +249,9 @@ CUresult module_get_function(struct CUmod_st *mod, const char *name,
 			f->module = mod;
 			f->kernel = kernel;
 			ptx_kernel_get_info(kernel, &f->info);
+			if (mod->max_registers &&
+			    f->info.num_regs > mod->max_registers)
+				f->info.num_regs = mod->max_registers;
 			f->max_dynamic_shared =
 				mod->ctx->dev->info.shared_mem_per_block -
 				f->info.static_shared_size;
@@ -278,6 +281,18 @@ static void jit_log_options(unsigned int n, CUjit_option *options,
 	}
 }
 
+/* CU_JIT_MAX_REGISTERS among @options, or 0. */
+static unsigned int jit_max_registers(unsigned int n, CUjit_option *options,
+				      void **values)
+{
+	unsigned int max = 0;
+
+	for (unsigned int i = 0; i < n; i++)
+		if (options[i] == CU_JIT_MAX_REGISTERS)
+			max = (unsigned int)(uintptr_t)values[i];
+	return max;
+}
+
 CUDA_EXPORT CUresult cuModuleLoadDataEx(CUmodule *module, const void *image,
 					unsigned int num_options,
 					CUjit_option *options, void **values)
@@ -292,7 +307,11 @@ CUDA_EXPORT CUresult cuModuleLoadDataEx(CUmodule *module, const void *image,
 	if (!module || !image || (num_options && (!options || !values)))
 		return CUDA_ERROR_INVALID_VALUE;
 	jit_log_options(num_options, options, values, &log, &log_len);
-	return module_load(ctx, image, 0, module, log, log_len);
+	res = module_load(ctx, image, 0, module, log, log_len);
+	if (res == CUDA_SUCCESS)
+		(*module)->max_registers =
+			jit_max_registers(num_options, options, values);
+	return res;
 }
 
 CUDA_EXPORT CUresult cuModuleLoadData(CUmodule *module, const void *image)

@@ -28,7 +28,7 @@ API_CU_TESTS := runtime_api stream_api limits_api memory_api legacy_api \
 	peer_api ipc_api vmm_api mempool_api ctx_api library_api
 API_TESTS += $(addprefix $(B)/tests/api/,library_api)
 # Found by programs of issue 15.
-API_CU_TESTS += texture_api alloc_api
+API_CU_TESTS += texture_api alloc_api occupancy_api
 API_TESTS += $(addprefix $(B)/tests/api-shared/,$(API_CU_TESTS))
 
 # Tests that call the driver API too link libcuda (at run time
@@ -61,5 +61,18 @@ $(B)/tests/api-shared/warp_api: $(TOP)/tests/api/warp_api.cu
 
 # Needs two devices; its own check (the H100 machine has one GPU).
 API_TESTS += $(B)/tests/api-shared/cross_device_wait
+
+# Without -rdc (recorded with it; the results are the same): Thrust and
+# CUB compiled with -rdc launch from the device, which vcuda does not do
+# yet (docs/compatibility.md).
+API_TESTS += $(B)/tests/api/algorithms_api $(B)/tests/api-shared/algorithms_api
+$(B)/tests/api/algorithms_api: $(TOP)/tests/api/algorithms_api.cu
+	@mkdir -p $(@D)
+	$(call quiet,NVCC,$@)$(NVCC) -gencode arch=compute_75,code=[compute_75,sm_75] -O2 \
+		-Xcompiler -Wno-deprecated-declarations -o $@ $<
+$(B)/tests/api-shared/algorithms_api: $(TOP)/tests/api/algorithms_api.cu
+	@mkdir -p $(@D)
+	$(call quiet,NVCC,$@)$(NVCC) -gencode arch=compute_75,code=[compute_75,sm_75] -O2 \
+		-Xcompiler -Wno-deprecated-declarations -cudart shared -o $@ $<
 
 ALL_TARGETS += $(API_TESTS)
