@@ -29,6 +29,7 @@ API_CU_TESTS := runtime_api stream_api limits_api memory_api legacy_api \
 API_TESTS += $(addprefix $(B)/tests/api/,library_api)
 # Found by programs of issue 15.
 API_CU_TESTS += texture_api alloc_api occupancy_api
+API_TESTS += $(addprefix $(B)/tests/api/,texture_api alloc_api occupancy_api)
 API_TESTS += $(addprefix $(B)/tests/api-shared/,$(API_CU_TESTS))
 
 # Tests that call the driver API too link libcuda (at run time
