@@ -127,8 +127,11 @@ CUDA_EXPORT CUresult cuEventRecord(CUevent e, CUstream hstream)
 	res = stream_submit(stream_resolve(ctx, hstream),
 			    DRM_VCUDA_ENGINE_COMPUTE, &cmd, 1, &signal,
 			    &stream_point);
-	if (res == CUDA_SUCCESS)
+	if (res == CUDA_SUCCESS) {
 		e->point = signal.point;
+		e->source = (struct timeline_point){
+			stream_resolve(ctx, hstream)->syncobj, stream_point };
+	}
 	pthread_mutex_unlock(&e->lock);
 	return res;
 }
@@ -223,11 +226,32 @@ CUDA_EXPORT CUresult cuEventDestroy(CUevent e)
 	return CUDA_SUCCESS;
 }
 
+/*
+ * A stream of one device waiting for an event of another: syncobj
+ * handles belong to a device's file, so the event's timeline is shared
+ * into the stream's for as long as it takes to copy the fence over.
+ */
+static CUresult wait_other_device(struct CUstream_st *s, CUevent e,
+				  struct timeline_point wait)
+{
+	int fd = s->ctx->dev->fd;
+	CUresult res;
+	int err = kmd_syncobj_share(e->ctx->dev->fd, wait.syncobj, fd,
+				    &wait.syncobj);
+
+	if (err)
+		return result_from_errno(err);
+	res = stream_add_wait(s, &wait);
+	kmd_syncobj_destroy(fd, wait.syncobj);
+	return res;
+}
+
 CUDA_EXPORT CUresult cuStreamWaitEvent(CUstream hstream, CUevent e,
 				       unsigned int flags)
 {
 	struct CUctx_st *ctx;
-	struct timeline_point wait;
+	struct timeline_point wait, source;
+	struct CUstream_st *s;
 	CUresult res = event_enter(e, &ctx);
 
 	if (res != CUDA_SUCCESS)
@@ -238,8 +262,17 @@ CUDA_EXPORT CUresult cuStreamWaitEvent(CUstream hstream, CUevent e,
 		return capture_wait_event(stream_resolve(ctx, hstream), e);
 	if (e->ipc)
 		return ipc_event_wait(stream_resolve(ctx, hstream), e);
-	wait = (struct timeline_point){ e->syncobj, recorded_point(e) };
+	pthread_mutex_lock(&e->lock);
+	wait = (struct timeline_point){ e->syncobj, e->point };
+	source = e->source;
+	pthread_mutex_unlock(&e->lock);
 	if (wait.point == 0)
 		return CUDA_SUCCESS;
-	return stream_add_wait(stream_resolve(ctx, hstream), &wait);
+	s = stream_resolve(ctx, hstream);
+	if (s->ctx->dev != e->ctx->dev)
+		return wait_other_device(s, e, wait);
+	res = stream_add_wait(s, &wait);
+	if (res == CUDA_SUCCESS)
+		stream_note_follows(s, &source);
+	return res;
 }

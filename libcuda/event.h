@@ -11,6 +11,8 @@
 
 #include <cuda.h>
 
+#include "stream.h"
+
 struct CUgraphNode_st;
 struct CUstream_st;
 struct ipc_event;
@@ -22,6 +24,9 @@ struct CUevent_st {
 	uint64_t ts_va;			/* timestamp slot; 0 without timing */
 	pthread_mutex_t lock;
 	uint64_t point;			/* last recorded point; 0 = never */
+	/* That recording's point on its stream's timeline: a stream that
+	 * waits for the event follows that stream's work up to it. */
+	struct timeline_point source;
 
 	/*
 	 * Recorded in a capturing stream: the capture (by id) and the

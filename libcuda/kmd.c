@@ -301,6 +301,17 @@ int kmd_syncobj_transfer(int fd, uint32_t dst, uint64_t dst_point,
 	       -errno : 0;
 }
 
+int kmd_syncobj_share(int from_fd, uint32_t handle, int to_fd, uint32_t *out)
+{
+	int obj_fd, err;
+
+	if (drmSyncobjHandleToFD(from_fd, handle, &obj_fd))
+		return -errno;
+	err = drmSyncobjFDToHandle(to_fd, obj_fd, out) ? -errno : 0;
+	close(obj_fd);
+	return err;
+}
+
 int kmd_syncobj_wait(int fd, uint32_t handle, uint64_t point)
 {
 	/* WAIT_FOR_SUBMIT: the point may be added by a submit in flight. */

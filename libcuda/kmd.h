@@ -77,6 +77,8 @@ int kmd_syncobj_destroy(int fd, uint32_t handle);
 int kmd_syncobj_transfer(int fd, uint32_t dst, uint64_t dst_point,
 			 uint32_t src, uint64_t src_point);
 /* Waits until @handle's timeline reaches @point. */
+/* A handle on @to_fd for syncobj @handle of @from_fd (another device's). */
+int kmd_syncobj_share(int from_fd, uint32_t handle, int to_fd, uint32_t *out);
 int kmd_syncobj_wait(int fd, uint32_t handle, uint64_t point);
 /* Reads the timeline's signalled value. */
 int kmd_syncobj_query(int fd, uint32_t handle, uint64_t *value);

@@ -40,6 +40,9 @@ CUresult mem_map_bo(struct CUctx_st *ctx, uint32_t bo, uint64_t size,
 	return CUDA_SUCCESS;
 }
 
+/* The largest buffer object vcuda.ko creates (vcuda_bo_check_args). */
+#define MAX_ALLOC_SIZE (1ULL << 47)
+
 CUresult mem_alloc(struct CUctx_st *ctx, uint64_t size, enum alloc_kind kind,
 		   unsigned int flags, uint64_t *va)
 {
@@ -58,10 +61,13 @@ CUresult mem_alloc(struct CUctx_st *ctx, uint64_t size, enum alloc_kind kind,
 	CUresult res;
 	int err;
 
-	if (size == 0 || mapped_size < size)
+	if (size == 0)
 		return CUDA_ERROR_INVALID_VALUE;
-	/* More than the device has is "out of memory" in CUDA, not invalid. */
-	if (kind != ALLOC_HOST && size > ctx->dev->info.vram_size)
+	/* More than the device has, or than any address space holds (the
+	 * module refuses objects past 2^47 bytes, and a size whose pages
+	 * overflow), is "out of memory" in CUDA, not invalid. */
+	if (mapped_size < size || size > MAX_ALLOC_SIZE ||
+	    (kind != ALLOC_HOST && size > ctx->dev->info.vram_size))
 		return CUDA_ERROR_OUT_OF_MEMORY;
 	err = kmd_bo_create(ctx->dev->fd, mapped_size, placement, bo_flags,
 			    &alloc.bo);

@@ -9,8 +9,9 @@
  * free came first); one freed on another stream is reused if that free
  * has completed (REUSE_ALLOW_OPPORTUNISTIC), or else if the allocating
  * stream may be made to wait for it (REUSE_ALLOW_INTERNAL_DEPENDENCIES).
- * Event dependencies between the streams are not tracked, so
- * REUSE_FOLLOW_EVENT_DEPENDENCIES allows nothing more.
+ * With REUSE_FOLLOW_EVENT_DEPENDENCIES, a stream that waited for an
+ * event recorded after the free (on the freeing stream) reuses the block
+ * with no wait of its own (stream_follows).
  */
 #include <stdlib.h>
 
@@ -58,6 +59,9 @@ static bool reusable(CUmemoryPool pool, struct pool_block *b,
 {
 	*wait = false;
 	if (b->freed_on == s || (pool->opportunistic && free_passed(b)))
+		return true;
+	/* @s waited for an event recorded after the free. */
+	if (pool->follow_events && stream_follows(s, &b->freed_at))
 		return true;
 	if (!pool->internal_deps)
 		return false;

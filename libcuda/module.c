@@ -59,13 +59,18 @@ static void *alloc_variable(void *user, size_t size, size_t align,
 	struct CUmod_st *mod = user;
 	uint64_t *grown, va;
 
-	(void)space;	/* constant memory is device memory here too */
+	/* constant memory is device memory here too; __managed__ variables
+	 * are managed memory, as pointer attributes tell */
+	enum alloc_kind kind = space == PTX_VAR_MANAGED ? ALLOC_MANAGED
+						       : ALLOC_DEVICE;
+
 	(void)align;	/* allocations are page-aligned */
 	grown = realloc(mod->variables, (mod->nvariables + 1) * sizeof(*grown));
 	if (!grown)
 		return NULL;
 	mod->variables = grown;
-	if (mem_alloc(mod->ctx, size ? size : 1, ALLOC_DEVICE, 0, &va))
+	if (mem_alloc(mod->ctx, size ? size : 1, kind,
+		      kind == ALLOC_MANAGED ? CU_MEM_ATTACH_GLOBAL : 0, &va))
 		return NULL;
 	mod->variables[mod->nvariables++] = va;
 	return (void *)(uintptr_t)va;
@@ -244,6 +249,9 @@ CUresult module_get_function(struct CUmod_st *mod, const char *name,
 			f->module = mod;
 			f->kernel = kernel;
 			ptx_kernel_get_info(kernel, &f->info);
+			if (mod->max_registers &&
+			    f->info.num_regs > mod->max_registers)
+				f->info.num_regs = mod->max_registers;
 			f->max_dynamic_shared =
 				mod->ctx->dev->info.shared_mem_per_block -
 				f->info.static_shared_size;
@@ -273,6 +281,18 @@ static void jit_log_options(unsigned int n, CUjit_option *options,
 	}
 }
 
+/* CU_JIT_MAX_REGISTERS among @options, or 0. */
+static unsigned int jit_max_registers(unsigned int n, CUjit_option *options,
+				      void **values)
+{
+	unsigned int max = 0;
+
+	for (unsigned int i = 0; i < n; i++)
+		if (options[i] == CU_JIT_MAX_REGISTERS)
+			max = (unsigned int)(uintptr_t)values[i];
+	return max;
+}
+
 CUDA_EXPORT CUresult cuModuleLoadDataEx(CUmodule *module, const void *image,
 					unsigned int num_options,
 					CUjit_option *options, void **values)
@@ -287,7 +307,11 @@ CUDA_EXPORT CUresult cuModuleLoadDataEx(CUmodule *module, const void *image,
 	if (!module || !image || (num_options && (!options || !values)))
 		return CUDA_ERROR_INVALID_VALUE;
 	jit_log_options(num_options, options, values, &log, &log_len);
-	return module_load(ctx, image, 0, module, log, log_len);
+	res = module_load(ctx, image, 0, module, log, log_len);
+	if (res == CUDA_SUCCESS)
+		(*module)->max_registers =
+			jit_max_registers(num_options, options, values);
+	return res;
 }
 
 CUDA_EXPORT CUresult cuModuleLoadData(CUmodule *module, const void *image)

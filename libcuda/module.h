@@ -38,6 +38,8 @@ struct CUmod_st {
 	struct CUfunc_st *functions;	/* looked up so far */
 	uint64_t *variables;		/* device allocations, to free */
 	size_t nvariables;
+	/* CU_JIT_MAX_REGISTERS, or 0: what its kernels may count on. */
+	unsigned int max_registers;
 	struct CUmod_st *next;		/* ctx->modules */
 	struct CUlib_st *library;	/* the library it was loaded for, if any */
 };

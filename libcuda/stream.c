@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "api.h"
 #include "capture.h"
@@ -243,6 +244,42 @@ CUresult stream_add_wait(struct CUstream_st *s, const struct timeline_point *wai
 	return res;
 }
 
+void stream_note_follows(struct CUstream_st *s, const struct timeline_point *tp)
+{
+	unsigned int i;
+
+	if (!tp->syncobj || tp->syncobj == s->syncobj)
+		return;
+	pthread_mutex_lock(&s->lock);
+	for (i = 0; i < s->nfollows; i++)
+		if (s->follows[i].syncobj == tp->syncobj)
+			break;
+	if (i == s->nfollows) {
+		/* Full: the oldest entry goes; forgetting is only slower. */
+		if (s->nfollows == STREAM_MAX_FOLLOWS) {
+			memmove(s->follows, s->follows + 1,
+				sizeof(s->follows[0]) * --s->nfollows);
+			i = s->nfollows;
+		}
+		s->follows[s->nfollows++] = *tp;
+	} else if (s->follows[i].point < tp->point) {
+		s->follows[i].point = tp->point;
+	}
+	pthread_mutex_unlock(&s->lock);
+}
+
+bool stream_follows(struct CUstream_st *s, const struct timeline_point *tp)
+{
+	bool yes = false;
+
+	pthread_mutex_lock(&s->lock);
+	for (unsigned int i = 0; i < s->nfollows && !yes; i++)
+		yes = s->follows[i].syncobj == tp->syncobj &&
+		      s->follows[i].point >= tp->point;
+	pthread_mutex_unlock(&s->lock);
+	return yes;
+}
+
 CUresult stream_launch(struct CUstream_st *s, struct launch_record *rec)
 {
 	struct drm_vcuda_cmd cmd = {
@@ -274,12 +311,18 @@ CUresult stream_launch(struct CUstream_st *s, struct launch_record *rec)
 
 CUresult stream_wait_idle(struct CUstream_st *s)
 {
-	uint64_t target;
-	int err;
+	uint64_t target, waits;
+	int err = 0;
 
 	pthread_mutex_lock(&s->lock);
 	target = s->submitted;
+	/* Event waits not yet attached to a submission are work too. */
+	waits = s->nwaits ? s->wait_points : 0;
 	pthread_mutex_unlock(&s->lock);
+	if (waits)
+		err = kmd_syncobj_wait(s->ctx->dev->fd, s->wait_syncobj, waits);
+	if (err)
+		return result_from_errno(err);
 	if (target == 0)
 		return CUDA_SUCCESS;
 	err = kmd_syncobj_wait(s->ctx->dev->fd, s->syncobj, target);

@@ -9,6 +9,7 @@
 #define VCUDA_STREAM_H
 
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include <cuda.h>
@@ -27,6 +28,7 @@ struct timeline_point {
 };
 
 #define STREAM_MAX_PENDING_WAITS 32
+#define STREAM_MAX_FOLLOWS 8
 
 struct CUstream_st {
 	struct CUctx_st *ctx;
@@ -50,6 +52,13 @@ struct CUstream_st {
 	uint32_t wait_syncobj;
 	uint64_t wait_points;		/* last point of @wait_syncobj used */
 
+	/*
+	 * Points of other streams' timelines this stream's next work comes
+	 * after (through cuStreamWaitEvent), the latest per timeline, so
+	 * that a pool may reuse what was freed before them (mempool.c).
+	 */
+	struct timeline_point follows[STREAM_MAX_FOLLOWS];
+	unsigned int nfollows;
 	/* Stream capture (capture.c): the capture and the current nodes. */
 	struct capture *capture;
 	struct CUgraphNode_st **capture_deps;
@@ -78,6 +87,12 @@ CUresult stream_submit(struct CUstream_st *stream, uint32_t engine,
 CUresult stream_add_wait(struct CUstream_st *stream,
 			 const struct timeline_point *wait);
 
+/* Notes that @stream's next work comes after @tp (another timeline). */
+void stream_note_follows(struct CUstream_st *stream,
+			 const struct timeline_point *tp);
+/* Whether @stream's next work is known to come after @tp. */
+bool stream_follows(struct CUstream_st *stream,
+		    const struct timeline_point *tp);
 /* Queues @rec on @stream; on success the stream owns it. */
 CUresult stream_launch(struct CUstream_st *stream, struct launch_record *rec);
 

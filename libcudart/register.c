@@ -236,6 +236,21 @@ struct rt_function *rt_function_find(const void *host_fun)
 	return fn;
 }
 
+/*
+ * Host code names a __managed__ variable by its storage (nvcc reads it
+ * through the pointer __cudaInitModule set), not by the pointer it was
+ * registered with: such a name is found among the managed variables.
+ * Called with registry_lock held.
+ */
+static struct rt_variable *managed_variable_at(const void *storage)
+{
+	for (size_t b = 0; b < BUCKETS; b++)
+		for (struct rt_variable *v = variables[b]; v; v = v->next)
+			if (v->managed_ptr && *v->managed_ptr == storage)
+				return v;
+	return NULL;
+}
+
 struct rt_variable *rt_variable_find(const void *host_var)
 {
 	struct rt_variable *var;
@@ -244,6 +259,8 @@ struct rt_variable *rt_variable_find(const void *host_var)
 	for (var = variables[bucket(host_var)]; var; var = var->next)
 		if (var->host_var == host_var)
 			break;
+	if (!var && host_var)
+		var = managed_variable_at(host_var);
 	pthread_mutex_unlock(&registry_lock);
 	return var;
 }

@@ -8,7 +8,8 @@
  *  - nearest-point sampling reads texel floor(x);
  *  - linear filtering blends texels floor(x - 0.5) and the next one with
  *    the weight frac(x - 0.5) held in 9-bit fixed point (8 fraction
- *    bits), per dimension;
+ *    bits), per dimension; in 2D the corners' weights are 8-bit too
+ *    (bilinear_weights);
  *  - address modes act on texel indices: clamp, border (the border
  *    colour), wrap and mirror (normalized coordinates only; others
  *    clamp);
@@ -212,22 +213,61 @@ static float filtered_value(const struct texobj *t, double v, double scale)
 	return (float)v;
 }
 
+/*
+ * The weight of each corner of a bilinear footprint, in 256ths, as the
+ * H100 computes it: the far corner's is the product of the axes' 8-bit
+ * weights p and q rounded half up to 8 bits, the others what is left of
+ * each axis' weight, so that the four sum to 256. @corner bit 0 is x's
+ * upper texel, bit 1 y's.
+ */
+static void bilinear_weights(uint32_t p, uint32_t q, uint32_t w[4])
+{
+	uint32_t w11 = (p * q + 128) / 256;
+	w[3] = w11;
+	w[1] = p - w11;
+	w[2] = q - w11;
+	w[0] = 256 - p - q + w11;
+}
+
+/* The weights of the 2^dims corners, in units of 1/(the return value). */
+static double corner_weights(const float *a, unsigned dims, double *w)
+{
+	uint32_t p[3], bw[4];
+	for (unsigned d = 0; d < dims; d++)
+		p[d] = (uint32_t)(a[d] * 256.0f);
+	if (dims == 1) {
+		w[0] = 256 - p[0];
+		w[1] = p[0];
+		return 256;
+	}
+	bilinear_weights(p[0], p[1], bw);
+	for (unsigned c = 0; c < 4; c++)
+		w[c] = bw[c];
+	if (dims == 2)
+		return 256;
+	/* 3D: the two slices' bilinear blends, blended by z's weight (the
+	 * H100 rounds differently in 7% of recorded cases: not modelled). */
+	for (unsigned c = 0; c < 4; c++) {
+		w[c + 4] = bw[c] * (double)p[2];
+		w[c] = bw[c] * (double)(256 - p[2]);
+	}
+	return 65536;
+}
+
 static void sample_linear(const struct sample_at *s, struct texel4 *out)
 {
 	int32_t base[3] = { 0, 0, 0 };
 	float a[3] = { 0, 0, 0 };
-	double acc[4] = { 0, 0, 0, 0 };
+	double acc[4] = { 0, 0, 0, 0 }, weight[8];
 	double scale = fixed_scale(s->t);
 	for (unsigned d = 0; d < s->dims; d++)
 		base[d] = linear_split(s->u[d], &a[d]) + s->offset[d];
+	double unit = corner_weights(a, s->dims, weight);
 	for (unsigned corner = 0; corner < (1u << s->dims); corner++) {
 		int32_t idx[3] = { 0, 0, 0 };
-		double w = 1.0;	/* products of 8-bit weights: exact */
-		for (unsigned d = 0; d < s->dims; d++) {
-			bool hi = corner >> d & 1;
-			idx[d] = base[d] + hi;
-			w *= hi ? a[d] : 1.0f - a[d];
-		}
+		double w = weight[corner] / unit;	/* exact */
+		for (unsigned d = 0; d < s->dims; d++)
+			idx[d] = base[d] + (corner >> d & 1);
 		if (w == 0.0)
 			continue;	/* an infinite texel with no weight */
 		struct texel4 t;

@@ -2,7 +2,11 @@
 /*
  * Warp-wide instructions: shfl, vote, activemask, match, redux, elect.
  * A warp's lanes are one array, so exchanging values is reading another
- * lane's slot (before any is written). Member masks are not checked.
+ * lane's slot (before any is written). The member masks of vote, match
+ * and redux choose the lanes each lane's answer is made of: a warp's
+ * tiles (cooperative groups' thread_block_tile<4>, ...) vote separately
+ * while all of its lanes execute together, as on the GPU. That a lane's
+ * mask names it and lanes it waits for is not checked.
  */
 #include "lanes.h"
 
@@ -57,6 +61,14 @@ static const struct xinsn *x_shfl(struct warp *w, const struct xinsn *ip)
 
 enum { VOTE_ALL, VOTE_ANY, VOTE_UNI, VOTE_BALLOT };
 
+/* The lanes lane @l's answer is made of: the executing lanes of its
+ * member mask (all executing lanes where the form has none). */
+static inline uint32_t members(struct warp *w, const struct xinsn *ip,
+			       uint32_t m, uint32_t l)
+{
+	return ip->b ? m & (uint32_t)xr(w, ip->b)[l] : m;
+}
+
 static const struct xinsn *x_vote(struct warp *w, const struct xinsn *ip)
 {
 	uint32_t m = xmask(w, ip);
@@ -66,12 +78,17 @@ static const struct xinsn *x_vote(struct warp *w, const struct xinsn *ip)
 	if (ip->mode == VOTE_BALLOT) {
 		uint64_t *d = xr(w, ip->d);
 		FOR_LANES(m, l)
-			d[l] = p;
+			d[l] = p & members(w, ip, m, l);
 		return ip + 1;
 	}
-	bool r = ip->mode == VOTE_ALL ? p == m :
-		 ip->mode == VOTE_ANY ? p != 0 : (p == 0 || p == m);
-	pred_write(xpred(w, ip->d), m, r ? FULL_MASK : 0);
+	uint32_t result = 0;
+	FOR_LANES(m, l) {
+		uint32_t g = members(w, ip, m, l), q = p & g;
+		bool r = ip->mode == VOTE_ALL ? q == g :
+			 ip->mode == VOTE_ANY ? q != 0 : (q == 0 || q == g);
+		result |= (uint32_t)r << l;
+	}
+	pred_write(xpred(w, ip->d), m, result);
 	return ip + 1;
 }
 
@@ -86,41 +103,40 @@ static const struct xinsn *x_activemask(struct warp *w, const struct xinsn *ip)
 	return ip + 1;
 }
 
-/* match.any: each lane gets the lanes holding its value; match.all: all
- * lanes if they agree, else none (and the predicate says which). */
+/* match.any: each lane gets the lanes of its group holding its value;
+ * match.all: the group if all its lanes agree, else none (and the
+ * predicate says which). */
 static const struct xinsn *x_match(struct warp *w, const struct xinsn *ip)
 {
 	uint32_t m = xmask(w, ip);
 	const uint64_t *pa = xr(w, ip->a);
 	uint64_t mask = ip->size == 8 ? ~0ull : 0xffffffffull;
 	uint64_t tmp[WARP_SIZE];
-	bool all = true;
+	uint32_t agree = 0;
 	FOR_LANES(m, l) {
-		uint32_t same = 0;
-		FOR_LANES(m, k)
+		uint32_t same = 0, g = members(w, ip, m, l);
+		FOR_LANES(g, k)
 			if (((pa[k] ^ pa[l]) & mask) == 0)
 				same |= 1u << k;
-		tmp[l] = same;
-		all &= same == m;
+		bool all = same == g;
+		tmp[l] = ip->mode == 0 ? same : all ? g : 0;
+		agree |= (uint32_t)all << l;
 	}
 	uint64_t *d = xr(w, ip->d);
 	FOR_LANES(m, l)
-		d[l] = ip->mode == 0 ? tmp[l] : all ? m : 0;
+		d[l] = tmp[l];
 	if (ip->imm)
-		pred_write(xpred(w, (xref)ip->imm), m, all ? FULL_MASK : 0);
+		pred_write(xpred(w, (xref)ip->imm), m, agree);
 	return ip + 1;
 }
 
-static const struct xinsn *x_redux(struct warp *w, const struct xinsn *ip)
+static uint32_t redux_of(const struct xinsn *ip, const uint64_t *pa,
+			 uint32_t g)
 {
-	uint32_t m = xmask(w, ip);
-	if (!m)
-		return ip + 1;
-	const uint64_t *pa = xr(w, ip->a);
 	bool sgn = ptx_type_is_signed(ip->type);
-	uint32_t first = (uint32_t)__builtin_ctz(m);
+	uint32_t first = (uint32_t)__builtin_ctz(g);
 	uint32_t r = (uint32_t)pa[first];
-	FOR_LANES(m & (m - 1), l) {
+	FOR_LANES(g & (g - 1), l) {
 		uint32_t v = (uint32_t)pa[l];
 		switch (ip->mode16) {
 		case MOD_ADD: r += v; break;
@@ -136,9 +152,26 @@ static const struct xinsn *x_redux(struct warp *w, const struct xinsn *ip)
 				  (v > r ? v : r);
 		}
 	}
+	return r;
+}
+
+/* Each group (lanes of one member mask) reduces once. */
+static const struct xinsn *x_redux(struct warp *w, const struct xinsn *ip)
+{
+	uint32_t m = xmask(w, ip);
+	const uint64_t *pa = xr(w, ip->a);
+	uint32_t tmp[WARP_SIZE], last_group = 0, last = 0;
+	FOR_LANES(m, l) {
+		uint32_t g = members(w, ip, m, l);
+		if (g != last_group) {
+			last_group = g;
+			last = g ? redux_of(ip, pa, g) : 0;
+		}
+		tmp[l] = last;
+	}
 	uint64_t *d = xr(w, ip->d);
 	FOR_LANES(m, l)
-		d[l] = r;
+		d[l] = tmp[l];
 	return ip + 1;
 }
 
@@ -194,18 +227,35 @@ static bool lower_shfl(struct lower_ctx *c, const struct ir_insn *in)
 	return true;
 }
 
+/* The member mask operand of a .sync form, or 0 for none. */
+static bool member_mask(struct lower_ctx *c, const struct ir_insn *in,
+			unsigned at, xref *mask)
+{
+	*mask = 0;
+	return in->nopnds <= at ||
+	       ref_src(c, &in->opnd[at], PTX_T_B32, mask);
+}
+
 static bool lower_vote(struct lower_ctx *c, const struct ir_insn *in)
 {
 	unsigned mode = in->mode == MOD_ALL ? VOTE_ALL :
 			in->mode == MOD_ANY ? VOTE_ANY :
 			in->mode == MOD_UNI ? VOTE_UNI : VOTE_BALLOT;
-	if (!in->mode || in->nopnds < 2)
+	if (!in->mode || in->nopnds < 2 || in->nopnds > 3)
 		return lower_unsupported(c, "operands");
-	struct ir_insn copy = *in;
-	copy.nopnds = 2;
-	if (!emit_alu(c, &copy, x_vote, PTX_T_PRED, 1))
+	xref d, a, mask;
+	if (!ref_dst(c, &in->opnd[0], &d) ||
+	    !ref_src(c, &in->opnd[1], PTX_T_PRED, &a) ||
+	    !member_mask(c, in, 2, &mask))
 		return false;
-	last_emitted(c)->mode = (uint8_t)mode;
+	struct xinsn *x = emit(c, x_vote);
+	if (!x)
+		return lower_nomem(c);
+	x->d = d;
+	x->a = a;
+	x->b = mask;
+	x->pneg[0] = in->opnd[1].neg ? ~0u : 0;
+	x->mode = (uint8_t)mode;
 	return true;
 }
 
@@ -214,15 +264,17 @@ static bool lower_match(struct lower_ctx *c, const struct ir_insn *in)
 	unsigned t = in->types[0];
 	if (in->nopnds != 3 || ptx_type_size(t) < 4)
 		return lower_unsupported(c, "operands");
-	xref d, p, a;
+	xref d, p, a, mask;
 	if (!pair_dst(c, &in->opnd[0], &d, &p) ||
-	    !ref_src(c, &in->opnd[1], t, &a))
+	    !ref_src(c, &in->opnd[1], t, &a) ||
+	    !member_mask(c, in, 2, &mask))
 		return false;
 	struct xinsn *x = emit(c, x_match);
 	if (!x)
 		return lower_nomem(c);
 	x->d = d;
 	x->a = a;
+	x->b = mask;
 	x->imm = (int64_t)p;
 	x->size = (uint8_t)ptx_type_size(t);
 	x->mode = in->mode == MOD_ALL;
@@ -256,11 +308,9 @@ bool lower_warp(struct lower_ctx *c, const struct ir_insn *in)
 	case OP_MATCH:
 		return lower_match(c, in);
 	case OP_REDUX: {
-		struct ir_insn copy = *in;
-		copy.nopnds = 2;
 		if (in->nopnds != 3 || ptx_type_size(in->types[0]) != 4)
 			return lower_unsupported(c, "operands");
-		if (!emit_alu(c, &copy, x_redux, in->types[0], 1))
+		if (!emit_alu(c, in, x_redux, in->types[0], 2))
 			return false;
 		last_emitted(c)->mode16 = in->mode;
 		return true;

@@ -165,6 +165,30 @@ static void layout_shared(struct lower_ctx *c, struct reach *r)
 	}
 }
 
+/*
+ * The registers a thread may have, as ptxas sees it: at most 255, or
+ * .maxnreg, and few enough that .minnctapersm blocks of .maxntid threads
+ * fit an SM's 65536 registers (every compute capability vcuda reports),
+ * allocated per thread in units of 8. ptxas spills rather than exceed
+ * them, so a kernel is always launchable with the block it declares.
+ */
+static uint32_t register_limit(const struct ir_func *f, uint32_t threads)
+{
+	uint32_t limit = 255;
+	if (f->maxnreg && f->maxnreg < limit)
+		limit = f->maxnreg;
+	if (threads) {
+		uint64_t warps_threads = ((uint64_t)threads + 31) / 32 * 32;
+		uint64_t blocks = f->minnctapersm ? f->minnctapersm : 1;
+		uint64_t fit = 65536 / (warps_threads * blocks) / 8 * 8;
+		if (fit < 16)
+			fit = 16;	/* ptxas's floor; the launch then fails */
+		if (fit < limit)
+			limit = (uint32_t)fit;
+	}
+	return limit;
+}
+
 static void fill_info(struct ptx_kernel *k)
 {
 	const struct ir_func *f = k->sym->func;
@@ -182,7 +206,8 @@ static void fill_info(struct ptx_kernel *k)
 	uint32_t data_regs = 0;
 	for (uint32_t i = 0; i < f->nregs; i++)
 		data_regs += f->regs[i].type != PTX_T_PRED;
-	info->num_regs = data_regs > 255 ? 255 : data_regs < 16 ? 16 :
+	uint32_t limit = register_limit(f, info->max_threads);
+	info->num_regs = data_regs > limit ? limit : data_regs < 16 ? 16 :
 								   data_regs;
 }
 

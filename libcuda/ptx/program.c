@@ -156,7 +156,7 @@ static int place_one(struct ir_sym *v, ptx_alloc_fn alloc, void *user,
 {
 	uint64_t size = v->size ? v->size : 1;
 	enum ptx_var_space sp = v->space == SPACE_CONST ? PTX_VAR_CONST :
-							  PTX_VAR_GLOBAL;
+				v->managed ? PTX_VAR_MANAGED : PTX_VAR_GLOBAL;
 	void *p = alloc(user, size, v->align ? v->align : 1, sp);
 	if (!p) {
 		msg_printf(log, "cannot allocate %llu bytes for '%s'",

@@ -52,6 +52,7 @@ void ptx_program_destroy(struct ptx_program *prog);
 enum ptx_var_space {
 	PTX_VAR_GLOBAL,
 	PTX_VAR_CONST,
+	PTX_VAR_MANAGED,	/* .global .attribute(.managed): __managed__ */
 };
 
 /*

@@ -27,6 +27,9 @@ $(B)/tests/api/link_api: $(TOP)/tests/api/link_api.c $(LIBCUDA)
 API_CU_TESTS := runtime_api stream_api limits_api memory_api legacy_api \
 	peer_api ipc_api vmm_api mempool_api ctx_api library_api
 API_TESTS += $(addprefix $(B)/tests/api/,library_api)
+# Found by programs of issue 15.
+API_CU_TESTS += texture_api alloc_api occupancy_api
+API_TESTS += $(addprefix $(B)/tests/api/,texture_api alloc_api occupancy_api)
 API_TESTS += $(addprefix $(B)/tests/api-shared/,$(API_CU_TESTS))
 
 # Tests that call the driver API too link libcuda (at run time
@@ -44,5 +47,33 @@ $(B)/tests/api-shared/%: $(TOP)/tests/api/%.cu $(TOP)/tests/api/api_test.h $(LIB
 	@mkdir -p $(@D)
 	$(call quiet,NVCC,$@)$(NVCC) $(SHARED_NVCC_FLAGS) -o $@ $< \
 		$(if $(filter $*,$(API_RUNTIME_ONLY)),,$(API_LIBS)) $(API_LIBS_$*)
+
+# compute_80, as recorded: cooperative groups then reduce with redux.sync,
+# whose member masks are part of the test.
+API_TESTS += $(B)/tests/api/warp_api $(B)/tests/api-shared/warp_api
+$(B)/tests/api/warp_api: $(TOP)/tests/api/warp_api.cu
+	@mkdir -p $(@D)
+	$(call quiet,NVCC,$@)$(NVCC) -rdc=true \
+		-gencode arch=compute_80,code=compute_80 -O2 -o $@ $<
+$(B)/tests/api-shared/warp_api: $(TOP)/tests/api/warp_api.cu
+	@mkdir -p $(@D)
+	$(call quiet,NVCC,$@)$(NVCC) -rdc=true \
+		-gencode arch=compute_80,code=compute_80 -O2 -cudart shared -o $@ $<
+
+# Needs two devices; its own check (the H100 machine has one GPU).
+API_TESTS += $(B)/tests/api-shared/cross_device_wait
+
+# Without -rdc (recorded with it; the results are the same): Thrust and
+# CUB compiled with -rdc launch from the device, which vcuda does not do
+# yet (docs/compatibility.md).
+API_TESTS += $(B)/tests/api/algorithms_api $(B)/tests/api-shared/algorithms_api
+$(B)/tests/api/algorithms_api: $(TOP)/tests/api/algorithms_api.cu
+	@mkdir -p $(@D)
+	$(call quiet,NVCC,$@)$(NVCC) -gencode arch=compute_75,code=[compute_75,sm_75] -O2 \
+		-Xcompiler -Wno-deprecated-declarations -o $@ $<
+$(B)/tests/api-shared/algorithms_api: $(TOP)/tests/api/algorithms_api.cu
+	@mkdir -p $(@D)
+	$(call quiet,NVCC,$@)$(NVCC) -gencode arch=compute_75,code=[compute_75,sm_75] -O2 \
+		-Xcompiler -Wno-deprecated-declarations -cudart shared -o $@ $<
 
 ALL_TARGETS += $(API_TESTS)
