@@ -32,7 +32,7 @@ $(SAMPLES): $$(TOP)/tests/samples/$$(notdir $$@)/$$(notdir $$@).cu \
 	@mkdir -p $(@D)
 	$(call quiet,NVCC,$@)$(NVCC) $(SAMPLE_NVCC_FLAGS) -o $@ $< $(SAMPLE_LIBS)
 $(SHARED_SAMPLES): $$(TOP)/tests/samples/$$(notdir $$@)/$$(notdir $$@).cu \
-		$(TOP)/tests/samples/common/check.h
+		$(TOP)/tests/samples/common/check.h $(LIBCUDART)
 	@mkdir -p $(@D)
 	$(call quiet,NVCC,$@)$(NVCC) $(SHARED_NVCC_FLAGS) -o $@ $< $(SAMPLE_LIBS)
 

@@ -43,7 +43,7 @@ $(B)/tests/api/%: $(TOP)/tests/api/%.cu $(TOP)/tests/api/api_test.h $(LIBCUDA)
 	$(call quiet,NVCC,$@)$(NVCC) $(SAMPLE_NVCC_FLAGS) -o $@ $< \
 		$(if $(filter $*,$(API_RUNTIME_ONLY)),,$(API_LIBS)) $(API_LIBS_$*)
 
-$(B)/tests/api-shared/%: $(TOP)/tests/api/%.cu $(TOP)/tests/api/api_test.h $(LIBCUDA)
+$(B)/tests/api-shared/%: $(TOP)/tests/api/%.cu $(TOP)/tests/api/api_test.h $(LIBCUDA) $(LIBCUDART)
 	@mkdir -p $(@D)
 	$(call quiet,NVCC,$@)$(NVCC) $(SHARED_NVCC_FLAGS) -o $@ $< \
 		$(if $(filter $*,$(API_RUNTIME_ONLY)),,$(API_LIBS)) $(API_LIBS_$*)
