@@ -9,12 +9,14 @@
  *   VCUDA_EXECUTOR=jit      the JIT wherever it compiles the kernel
  *   (unset)                 the JIT where available, else the interpreter
  *
- * The interpreter is every kernel's reference and fallback: it is always
- * built, and a kernel the JIT cannot take runs on it, which VCUDA_DEBUG=1
- * reports once. This build has no JIT yet, so every kernel runs on the
- * interpreter.
+ * The interpreter is every kernel's reference and fallback: its code is
+ * always built (when the program is), and a kernel the JIT cannot compile
+ * runs on it, which VCUDA_DEBUG=1 reports once per kernel. The JIT
+ * compiles a kernel at its first launch (jit.h); cooperative launches
+ * always run on the interpreter, whose scheduler keeps a grid resident.
  */
 #include "interp.h"
+#include "jit.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -44,40 +46,49 @@ static enum request requested(void)
 	return REQ_DEFAULT;
 }
 
-static pthread_once_t no_jit_once = PTHREAD_ONCE_INIT;
-
-static void say_no_jit(void)
-{
-	if (debug_enabled())
-		fprintf(stderr, "vcuda: this build has no JIT; kernels run on "
-				"the interpreter\n");
-}
-
-/*
- * Compiles @k for the JIT; false with @why when it cannot. There is no
- * JIT back end yet.
- */
-static bool jit_compile(struct ptx_kernel *k, const char **why)
-{
-	(void)k;
-	*why = "no JIT in this build";
-	return false;
-}
-
 enum ptx_backend backend_choose(struct ptx_kernel *k)
 {
-	const char *why = NULL;
-	if (requested() == REQ_INTERP)
-		return PTX_BACKEND_INTERP;
-	if (jit_compile(k, &why))
-		return PTX_BACKEND_JIT;
-	pthread_once(&no_jit_once, say_no_jit);
-	return PTX_BACKEND_INTERP;
+	(void)k;
+	/* compiled lazily, at the kernel's first launch (jit_ready) */
+	return requested() == REQ_INTERP ? PTX_BACKEND_INTERP :
+					   PTX_BACKEND_JIT;
+}
+
+static pthread_mutex_t compile_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* Compiles @k at its first launch; false when it runs on the
+ * interpreter instead (said once per kernel under VCUDA_DEBUG). */
+static bool jit_ready(struct ptx_kernel *k)
+{
+	int st = __atomic_load_n(&k->jit_state, __ATOMIC_ACQUIRE);
+	if (st != JIT_UNTRIED)
+		return st == JIT_READY;
+	pthread_mutex_lock(&compile_lock);
+	st = k->jit_state;
+	if (st == JIT_UNTRIED) {
+		char why[200];
+		st = jit_compile_kernel(k, why, sizeof(why)) ? JIT_READY :
+							       JIT_FAILED;
+		if (st == JIT_FAILED && debug_enabled())
+			fprintf(stderr, "vcuda: kernel %s runs on the "
+					"interpreter: %s\n", k->sym->name, why);
+		else if (debug_enabled())
+			fprintf(stderr, "vcuda: kernel %s compiled by the JIT "
+					"in %.1f ms\n", k->sym->name,
+				k->jit->compile_s * 1e3);
+		__atomic_store_n(&k->jit_state, st, __ATOMIC_RELEASE);
+	}
+	pthread_mutex_unlock(&compile_lock);
+	return st == JIT_READY;
 }
 
 bool ptx_run_ctas(struct ptx_worker *worker, const struct ptx_launch *launch,
 		  uint64_t first, uint64_t count, struct ptx_fault *fault)
 {
-	/* every kernel has the interpreter's code; only it runs for now */
+	struct ptx_kernel *k = (struct ptx_kernel *)launch->kernel;
+	/* cooperative grids interleave resident CTAs: the interpreter's */
+	bool coop = launch->flags & PTX_LAUNCH_COOPERATIVE;
+	if (k && k->backend == PTX_BACKEND_JIT && !coop && jit_ready(k))
+		return jit_run_ctas(worker, launch, first, count, fault);
 	return interp_run_ctas(worker, launch, first, count, fault);
 }

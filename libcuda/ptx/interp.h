@@ -188,6 +188,7 @@ enum warp_state {
 };
 
 struct cta;
+struct jit_worker;
 
 struct warp {
 	uintptr_t base[4];	/* xref bases: frame, sregs, 0, unused */
@@ -243,7 +244,11 @@ struct ptx_worker {
 	uint32_t nslots;
 	uint32_t smid;
 	uint64_t *lane_insns;	/* counting: lane-instructions, or NULL */
+	struct jit_worker *jit;	/* the JIT's CTA memory (jit_run.c) */
 };
+
+/* Checks a launch's configuration (sched.c); false with @f filled. */
+bool launch_is_valid(const struct ptx_launch *l, struct ptx_fault *f);
 
 /*
  * Counts the lane-instructions (active lanes of each executed

@@ -212,7 +212,7 @@ static uint64_t f32_bits_to_f64_bits(uint64_t b)
 }
 
 /* An immediate, converted to how an instruction of @type reads it. */
-static uint64_t imm_value(const struct ir_operand *o, unsigned type)
+uint64_t ir_imm_value(const struct ir_operand *o, unsigned type)
 {
 	unsigned kind = ptx_type_kind(type);
 	unsigned size = ptx_type_size(type);
@@ -339,7 +339,7 @@ bool ref_src(struct lower_ctx *c, const struct ir_operand *o, unsigned type,
 		return true;
 	}
 	case OPND_IMM:
-		*out = ref_const(c, imm_value(o, type));
+		*out = ref_const(c, ir_imm_value(o, type));
 		return *out != 0;
 	case OPND_SYM:
 		return ref_symbol_value(c, o, out);

@@ -4,6 +4,7 @@
  * place variables, look up kernels and variables, destroy.
  */
 #include "interp.h"
+#include "jit.h"
 #include "link.h"
 
 #include <stdlib.h>
@@ -13,6 +14,8 @@ void ptx_program_destroy(struct ptx_program *prog)
 {
 	if (!prog)
 		return;
+	for (struct ptx_kernel *k = prog->kernels; k; k = k->next)
+		jit_kernel_free(k->jit);
 	for (uint32_t i = 0; i < prog->nmodules; i++)
 		ir_module_free(prog->modules[i]);
 	free(prog->modules);

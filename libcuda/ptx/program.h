@@ -78,6 +78,7 @@ enum ptx_backend {
 
 struct interp_kernel;
 struct interp_program;
+struct jit_kernel;
 
 struct ptx_kernel {
 	struct ptx_program *prog;
@@ -87,6 +88,8 @@ struct ptx_kernel {
 	struct kernel_layout layout;
 	enum ptx_backend backend;	/* chosen by backend.c */
 	struct interp_kernel *interp;	/* the interpreter's code */
+	struct jit_kernel *jit;		/* compiled code, once compiled */
+	int jit_state;			/* enum jit_state (jit.h), atomic */
 	struct ptx_kernel *next;
 };
 
@@ -126,6 +129,10 @@ bool layout_offset(const struct ptx_kernel *k, const struct ir_sym *s,
 /* The frame of function @fn in @k, or NULL when @k cannot reach it. */
 const struct frame_layout *layout_frame(const struct ptx_kernel *k,
 					const struct ir_sym *fn);
+
+/* The bits an immediate operand has when an instruction of @type reads
+ * it (float immediates converted, predicates all ones). lower.c. */
+uint64_t ir_imm_value(const struct ir_operand *o, unsigned type);
 
 /* ---- back-end choice (backend.c) ---- */
 

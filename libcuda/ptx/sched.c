@@ -5,6 +5,7 @@
  * yields), CTA barriers, and faults.
  */
 #include "interp.h"
+#include "jit.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -34,6 +35,7 @@ void ptx_worker_destroy(struct ptx_worker *wk)
 	for (uint32_t i = 0; i < wk->nslots; i++)
 		free_slot(&wk->slots[i]);
 	free(wk->slots);
+	jit_worker_free(wk);
 	free(wk);
 }
 
@@ -248,7 +250,7 @@ static void init_warp(struct cta *cta, struct warp *w, uint32_t index)
 	sreg_fill(w);
 }
 
-static bool check_launch(const struct ptx_launch *l, struct ptx_fault *f)
+bool launch_is_valid(const struct ptx_launch *l, struct ptx_fault *f)
 {
 	const char *why = NULL;
 	uint64_t threads = (uint64_t)l->block[0] * l->block[1] * l->block[2];
@@ -468,7 +470,7 @@ static bool run_resident(struct ptx_worker *wk, uint64_t first,
 bool interp_run_ctas(struct ptx_worker *wk, const struct ptx_launch *launch,
 		     uint64_t first, uint64_t count, struct ptx_fault *fault)
 {
-	if (!check_launch(launch, fault))
+	if (!launch_is_valid(launch, fault))
 		return false;
 	bool coop = launch->flags & PTX_LAUNCH_COOPERATIVE;
 	uint64_t resident = coop ? count : 1;
