@@ -37,8 +37,9 @@ struct jit_cta {
 	const uint8_t *params;
 	uint64_t *save;		/* [thread][register] across barriers */
 	uint8_t *exited;	/* [thread]: 1 once it exited */
-	uint64_t fast_lo;	/* global bytes [lo, lo + len) known good */
-	uint64_t fast_len;	/* (writable: for reads and writes) */
+	/* Per global access site: [lo, lo + len) of the writable range it
+	 * used last (sites[2 * i], sites[2 * i + 1]), checked inline. */
+	uint64_t *sites;
 	uint32_t ntid[3];
 	uint32_t ctaid[3];
 	uint32_t nctaid[3];
@@ -55,6 +56,7 @@ typedef int32_t (*jit_entry_fn)(struct jit_cta *cta, int32_t region);
 struct jit_kernel {
 	jit_entry_fn entry;
 	uint32_t nregs;		/* registers saved at barriers */
+	uint32_t nsites;	/* global access sites */
 	void *tracker;		/* the engine's resource tracker */
 	double compile_s;	/* seconds it took */
 };
@@ -66,7 +68,7 @@ struct jit_kernel {
  * or in @whybuf) when the kernel uses something not compiled.
  */
 bool jit_emit_kernel(const struct ptx_kernel *k, LLVMModuleRef mod,
-		     const char *name, uint32_t *nregs, char *whybuf,
+		     const char *name, struct jit_kernel *jk, char *whybuf,
 		     size_t whylen);
 
 /* ---- jit_engine.c ---- */
@@ -83,7 +85,8 @@ void jit_worker_free(struct ptx_worker *wk);
 
 /* Helpers generated code calls (through their addresses). */
 uint8_t *jit_global(struct jit_cta *c, uint32_t thread, uint64_t addr,
-		    uint32_t size, uint32_t write, uint32_t line);
+		    uint32_t size, uint32_t write, uint32_t line,
+		    uint32_t site);
 void jit_shared_fault(struct jit_cta *c, uint32_t thread, uint64_t addr,
 		      uint32_t size, uint32_t line);
 void jit_barrier_fault(struct jit_cta *c, uint32_t thread, uint32_t line);

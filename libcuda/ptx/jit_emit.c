@@ -246,6 +246,8 @@ static void load_uniforms(struct emit *e)
 	e->save = load_field(e, offsetof(struct jit_cta, save),
 			     LLVMPointerType(e->i64, 0));
 	e->exited = load_field(e, offsetof(struct jit_cta, exited), e->p8);
+	e->sites = load_field(e, offsetof(struct jit_cta, sites),
+			      LLVMPointerType(e->i64, 0));
 	e->shared_size = load_field(e, offsetof(struct jit_cta, shared_size),
 				    e->i64);
 	for (int i = 0; i < 3; i++) {
@@ -268,9 +270,13 @@ static LLVMValueRef save_slot(struct emit *e, uint32_t reg)
 	return LLVMBuildGEP2(e->b, e->i64, e->save, &i, 1, "");
 }
 
-static void save_registers(struct emit *e)
+/* The registers live after the barrier at instruction @at: the only
+ * ones a thread keeps across it. */
+static void save_registers(struct emit *e, uint32_t at)
 {
 	for (uint32_t r = 0; r < e->f->nregs; r++) {
+		if (!jit_live_after(e->live, at, r))
+			continue;
 		bool pred = e->f->regs[r].type == PTX_T_PRED;
 		LLVMValueRef v = LLVMBuildLoad2(e->b, pred ? e->i1 : e->i64,
 						e->regs[r], "");
@@ -280,9 +286,11 @@ static void save_registers(struct emit *e)
 	}
 }
 
-static void restore_registers(struct emit *e)
+static void restore_registers(struct emit *e, uint32_t at)
 {
 	for (uint32_t r = 0; r < e->f->nregs; r++) {
+		if (!jit_live_after(e->live, at, r))
+			continue;
 		bool pred = e->f->regs[r].type == PTX_T_PRED;
 		LLVMValueRef v = LLVMBuildLoad2(e->b, e->i64, save_slot(e, r),
 						"");
@@ -307,16 +315,21 @@ static LLVMBasicBlockRef new_block(struct emit *e, const char *name)
 	return LLVMAppendBasicBlockInContext(e->cx, e->fn, name);
 }
 
-static bool add_resume(struct emit *e, LLVMBasicBlockRef bb)
+static bool add_resume(struct emit *e, LLVMBasicBlockRef bb, uint32_t at)
 {
 	if (e->nresume == e->resume_cap) {
 		uint32_t cap = e->resume_cap ? e->resume_cap * 2 : 8;
 		LLVMBasicBlockRef *r = realloc(e->resume, cap * sizeof(*r));
-		if (!r)
+		if (r)
+			e->resume = r;
+		uint32_t *ri = r ? realloc(e->resume_insn, cap * sizeof(*ri)) :
+				   NULL;
+		if (!ri)
 			return jit_unsupported(e, "out of memory");
-		e->resume = r;
+		e->resume_insn = ri;
 		e->resume_cap = cap;
 	}
+	e->resume_insn[e->nresume] = at;
 	e->resume[e->nresume++] = bb;
 	return true;
 }
@@ -412,15 +425,19 @@ static void build_skeleton(struct emit *e, struct loop_blocks *lb)
 	LLVMBuildBr(e->b, e->blocks[0]);
 }
 
-/* After every block is emitted: restore registers, go to the region. */
+/* After every block is emitted: to the region, restoring what it needs. */
 static void finish_restore(struct emit *e, struct loop_blocks *lb)
 {
 	LLVMPositionBuilderAtEnd(e->b, lb->restore);
-	restore_registers(e);
 	LLVMValueRef sw = LLVMBuildSwitch(e->b, e->region, e->fault_bb,
 					  e->nresume);
-	for (uint32_t r = 0; r < e->nresume; r++)
-		LLVMAddCase(sw, jit_const(e, e->i32, r + 1), e->resume[r]);
+	for (uint32_t r = 0; r < e->nresume; r++) {
+		LLVMBasicBlockRef bb = new_block(e, "restore_r");
+		LLVMAddCase(sw, jit_const(e, e->i32, r + 1), bb);
+		LLVMPositionBuilderAtEnd(e->b, bb);
+		restore_registers(e, e->resume_insn[r]);
+		LLVMBuildBr(e->b, e->resume[r]);
+	}
 	build_next(e, lb);
 }
 
@@ -485,10 +502,11 @@ static bool emit_barrier(struct emit *e, const struct ir_insn *in)
 	LLVMBasicBlockRef bad = new_block(e, "diverged");
 	LLVMBasicBlockRef note = new_block(e, "note");
 	LLVMBasicBlockRef resume = new_block(e, "resume");
-	if (!add_resume(e, resume))
+	uint32_t at = (uint32_t)(in - e->f->insns);
+	if (!add_resume(e, resume, at))
 		return false;
 	LLVMValueRef r = jit_const(e, e->i32, e->nresume);
-	save_registers(e);
+	save_registers(e, at);
 	LLVMValueRef slot = cta_field(e, offsetof(struct jit_cta, next_region),
 				      e->i32);
 	LLVMValueRef cur = LLVMBuildLoad2(e->b, e->i32, slot, "");
@@ -675,6 +693,9 @@ static bool emit_function(struct emit *e, const char *name)
 	LLVMAddAttributeAtIndex(e->fn, 1, LLVMCreateEnumAttribute(
 		e->cx, LLVMGetEnumAttributeKindForName("noalias", 7), 0));
 	struct loop_blocks lb;
+	e->live = jit_live_compute(e);
+	if (!e->live)
+		return false;
 	build_skeleton(e, &lb);
 	if (!emit_blocks(e))
 		return false;
@@ -683,7 +704,7 @@ static bool emit_function(struct emit *e, const char *name)
 }
 
 bool jit_emit_kernel(const struct ptx_kernel *k, LLVMModuleRef mod,
-		     const char *name, uint32_t *nregs, char *whybuf,
+		     const char *name, struct jit_kernel *jk, char *whybuf,
 		     size_t whylen)
 {
 	struct emit e = { .k = k, .f = k->sym->func, .mod = mod,
@@ -703,6 +724,9 @@ bool jit_emit_kernel(const struct ptx_kernel *k, LLVMModuleRef mod,
 	free(e.regs);
 	free(e.blocks);
 	free(e.resume);
-	*nregs = e.f->nregs;
+	free(e.resume_insn);
+	jit_live_free(e.live);
+	jk->nregs = e.f->nregs;
+	jk->nsites = e.nsites;
 	return ok;
 }

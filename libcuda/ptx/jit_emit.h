@@ -31,15 +31,26 @@ struct emit {
 	LLVMBasicBlockRef next_bb;	/* the next thread */
 	LLVMBasicBlockRef fault_bb;	/* returns 1 */
 	LLVMBasicBlockRef *resume;	/* region r continues at resume[r] */
+	uint32_t *resume_insn;		/* after the barrier at this insn */
 	uint32_t nresume, resume_cap;
 	/* the thread: linear index and coordinates (i32) */
 	LLVMValueRef tid, tx, ty, tz;
 	/* CTA-uniform values, loaded once */
-	LLVMValueRef shared, params, save, exited;
+	LLVMValueRef shared, params, save, exited, sites;
+	uint32_t nsites;		/* global access sites so far */
 	LLVMValueRef ntid[3], ctaid[3], nctaid[3], shared_size;
 	char *why;
 	size_t whylen;
+	/* liveness (jit_live.c): registers live after each barrier */
+	struct jit_live *live;
 };
+
+/* Registers live after each bar.sync of @e's kernel, by instruction
+ * index; NULL (with why) when out of memory. */
+struct jit_live *jit_live_compute(struct emit *e);
+/* Register @r is live after the barrier at instruction @insn. */
+bool jit_live_after(const struct jit_live *l, uint32_t insn, uint32_t r);
+void jit_live_free(struct jit_live *l);
 
 /* Records why the kernel cannot be compiled; returns false. */
 bool jit_unsupported(struct emit *e, const char *what);

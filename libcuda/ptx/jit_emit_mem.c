@@ -4,8 +4,8 @@
  * and red on shared, global, const, generic and kernel-parameter
  * memory. Every access is checked as the interpreter checks it: shared
  * offsets inline against the CTA's size, global addresses inline against
- * the launch range used last (the common case), and through the
- * run-time helpers (rt_mem.c) otherwise, which also fault.
+ * the launch range the same instruction used last (the common case), and
+ * through the run-time helpers (rt_mem.c) otherwise, which also fault.
  */
 #include "jit_emit.h"
 
@@ -14,13 +14,6 @@
 static LLVMValueRef c64(struct emit *e, uint64_t v)
 {
 	return LLVMConstInt(e->i64, v, false);
-}
-
-static LLVMValueRef cta_ptr(struct emit *e, size_t off, LLVMTypeRef t)
-{
-	LLVMValueRef idx = c64(e, off);
-	return LLVMBuildBitCast(B, LLVMBuildGEP2(B, e->i8, e->cta, &idx, 1, ""),
-				LLVMPointerType(t, 0), "");
 }
 
 static LLVMValueRef aligned(struct emit *e, LLVMValueRef addr, unsigned size)
@@ -34,12 +27,12 @@ static LLVMValueRef aligned(struct emit *e, LLVMValueRef addr, unsigned size)
 static LLVMValueRef global_ptr(struct emit *e, LLVMValueRef addr,
 			       unsigned size, bool write)
 {
+	uint32_t site = e->nsites++;	/* its own cached range */
+	LLVMValueRef i0 = c64(e, 2ull * site), i1 = c64(e, 2ull * site + 1);
 	LLVMValueRef lo = LLVMBuildLoad2(
-		B, e->i64, cta_ptr(e, offsetof(struct jit_cta, fast_lo), e->i64),
-		"");
+		B, e->i64, LLVMBuildGEP2(B, e->i64, e->sites, &i0, 1, ""), "");
 	LLVMValueRef len = LLVMBuildLoad2(
-		B, e->i64, cta_ptr(e, offsetof(struct jit_cta, fast_len), e->i64),
-		"");
+		B, e->i64, LLVMBuildGEP2(B, e->i64, e->sites, &i1, 1, ""), "");
 	LLVMValueRef d = LLVMBuildSub(B, addr, lo, "");
 	LLVMValueRef in = LLVMBuildAnd(
 		B, LLVMBuildICmp(B, LLVMIntULT, d, len, ""),
@@ -52,13 +45,15 @@ static LLVMValueRef global_ptr(struct emit *e, LLVMValueRef addr,
 	LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(e->cx, e->fn, "gok");
 	LLVMBuildCondBr(B, ok, join, slow);
 	LLVMPositionBuilderAtEnd(B, slow);
-	LLVMTypeRef at[6] = { e->p8, e->i32, e->i64, e->i32, e->i32, e->i32 };
-	LLVMTypeRef fnty = LLVMFunctionType(e->p8, at, 6, false);
-	LLVMValueRef av[6] = { e->cta, e->tid, addr,
+	LLVMTypeRef at[7] = { e->p8, e->i32, e->i64, e->i32, e->i32, e->i32,
+			      e->i32 };
+	LLVMTypeRef fnty = LLVMFunctionType(e->p8, at, 7, false);
+	LLVMValueRef av[7] = { e->cta, e->tid, addr,
 			       LLVMConstInt(e->i32, size, 0),
 			       LLVMConstInt(e->i32, write, 0),
-			       LLVMConstInt(e->i32, e->in->line, 0) };
-	LLVMValueRef p = jit_call_c(e, fnty, (const void *)jit_global, av, 6);
+			       LLVMConstInt(e->i32, e->in->line, 0),
+			       LLVMConstInt(e->i32, site, 0) };
+	LLVMValueRef p = jit_call_c(e, fnty, (const void *)jit_global, av, 7);
 	LLVMBasicBlockRef slow_end = LLVMGetInsertBlock(B);
 	LLVMBuildCondBr(B, LLVMBuildIsNull(B, p, ""), e->fault_bb, join);
 	LLVMPositionBuilderAtEnd(B, join);

@@ -104,7 +104,7 @@ static double now(void)
 
 /* Builds, checks and optimises the module of @k; NULL with @why. */
 static LLVMModuleRef build_module(struct ptx_kernel *k, LLVMContextRef ctx,
-				  const char *name, uint32_t *nregs,
+				  const char *name, struct jit_kernel *jk,
 				  char *why, size_t len)
 {
 	LLVMModuleRef mod = LLVMModuleCreateWithNameInContext(name, ctx);
@@ -115,7 +115,7 @@ static LLVMModuleRef build_module(struct ptx_kernel *k, LLVMContextRef ctx,
 	LLVMDisposeMessage(triple);
 	LLVMDisposeTargetData(td);
 	char *verr = NULL;
-	bool ok = jit_emit_kernel(k, mod, name, nregs, why, len);
+	bool ok = jit_emit_kernel(k, mod, name, jk, why, len);
 	if (ok && LLVMVerifyModule(mod, LLVMReturnStatusAction, &verr)) {
 		snprintf(why, len, "internal: bad LLVM IR: %.100s", verr);
 		ok = false;
@@ -167,7 +167,7 @@ static bool compile_locked(struct ptx_kernel *k, struct jit_kernel *jk,
 		 (unsigned long long)++kernel_counter);
 	LLVMOrcThreadSafeContextRef tsc = LLVMOrcCreateNewThreadSafeContext();
 	LLVMContextRef ctx = LLVMOrcThreadSafeContextGetContext(tsc);
-	LLVMModuleRef mod = build_module(k, ctx, name, &jk->nregs, why, len);
+	LLVMModuleRef mod = build_module(k, ctx, name, jk, why, len);
 	bool ok = mod && add_and_find(jk, mod, tsc, name, why, len);
 	LLVMOrcDisposeThreadSafeContext(tsc);
 	return ok;

@@ -19,6 +19,8 @@ struct jit_worker {
 	uint64_t save_cap;	/* elements */
 	uint8_t *exited;
 	uint32_t exited_cap;
+	uint64_t *sites;
+	uint64_t sites_cap;	/* elements */
 };
 
 void jit_worker_free(struct ptx_worker *wk)
@@ -29,6 +31,7 @@ void jit_worker_free(struct ptx_worker *wk)
 	free(j->shared);
 	free(j->save);
 	free(j->exited);
+	free(j->sites);
 	free(j);
 	wk->jit = NULL;
 }
@@ -48,7 +51,7 @@ static bool grow(void **p, uint64_t *cap, uint64_t need, size_t elem)
 
 static struct jit_worker *worker_memory(struct ptx_worker *wk,
 					uint64_t shared, uint64_t saves,
-					uint32_t threads)
+					uint32_t threads, uint32_t sites)
 {
 	struct jit_worker *j = wk->jit;
 	uint64_t ecap;
@@ -58,7 +61,8 @@ static struct jit_worker *worker_memory(struct ptx_worker *wk,
 	if (!grow((void **)&j->shared, &j->shared_cap, shared ? shared : 1,
 		  1) ||
 	    !grow((void **)&j->save, &j->save_cap, saves ? saves : 1, 8) ||
-	    !grow((void **)&j->exited, &ecap, threads, 1))
+	    !grow((void **)&j->exited, &ecap, threads, 1) ||
+	    !grow((void **)&j->sites, &j->sites_cap, 2ull * sites + 2, 8))
 		return NULL;
 	j->exited_cap = (uint32_t)ecap;
 	return j;
@@ -79,7 +83,8 @@ static void locate(struct jit_cta *c, uint32_t line)
 }
 
 uint8_t *jit_global(struct jit_cta *c, uint32_t thread, uint64_t addr,
-		    uint32_t size, uint32_t write, uint32_t line)
+		    uint32_t size, uint32_t write, uint32_t line,
+		    uint32_t site)
 {
 	bool first = !c->rt->faulted;
 	uint8_t *p = rt_global(c->rt, thread, addr, size, write);
@@ -89,10 +94,10 @@ uint8_t *jit_global(struct jit_cta *c, uint32_t thread, uint64_t addr,
 			locate(c, line);
 		return NULL;
 	}
-	/* the range just used is the likely next one */
+	/* the range just used is this instruction's likely next one */
 	if (r && r->writable && addr >= r->start && addr < r->end) {
-		c->fast_lo = r->start;
-		c->fast_len = r->end - r->start;
+		c->sites[2 * site] = r->start;
+		c->sites[2 * site + 1] = r->end - r->start;
 	}
 	return p;
 }
@@ -132,9 +137,11 @@ static void set_up(struct jit_cta *jc, struct rt_cta *rt,
 	jc->nthreads = rt->nthreads;
 	jc->shared_size = rt->shared_size;
 	jc->nregs = jk->nregs;
-	if (!l->ranges) {	/* the host harness: any address past 4 KiB */
-		jc->fast_lo = 4096;
-		jc->fast_len = UINT64_MAX - 4096;
+	jc->sites = j->sites;
+	for (uint32_t s = 0; s < jk->nsites; s++) {
+		/* the host harness: any address past 4 KiB; else learnt */
+		j->sites[2 * s] = l->ranges ? 0 : 4096;
+		j->sites[2 * s + 1] = l->ranges ? 0 : UINT64_MAX - 4096;
 	}
 }
 
@@ -179,7 +186,7 @@ bool jit_run_ctas(struct ptx_worker *wk, const struct ptx_launch *launch,
 				 k->info.static_shared_size;
 	struct jit_worker *j = worker_memory(wk, rt.shared_size,
 					     (uint64_t)rt.nthreads * jk->nregs,
-					     rt.nthreads);
+					     rt.nthreads, jk->nsites);
 	if (!j) {
 		fault->kind = PTX_FAULT_ILLEGAL_INSTRUCTION;
 		strcpy(fault->message, "out of memory for a CTA");
