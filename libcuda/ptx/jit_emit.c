@@ -87,6 +87,22 @@ LLVMValueRef jit_call_c(struct emit *e, LLVMTypeRef fnty, const void *addr,
 	return LLVMBuildCall2(e->b, fnty, p, args, nargs, "");
 }
 
+LLVMValueRef jit_entry_copy(struct emit *e, LLVMValueRef init_ptr)
+{
+	LLVMBuilderRef b = LLVMCreateBuilderInContext(e->cx);
+	LLVMPositionBuilderBefore(b, LLVMGetBasicBlockTerminator(e->entry_bb));
+	LLVMValueRef slot = LLVMBuildAlloca(b, e->i64, "");
+	LLVMBuildStore(b, LLVMBuildLoad2(b, e->i64, init_ptr, ""), slot);
+	LLVMDisposeBuilder(b);
+	return slot;
+}
+
+void jit_invariant(struct emit *e, LLVMValueRef load)
+{
+	unsigned kind = LLVMGetMDKindIDInContext(e->cx, "invariant.load", 14);
+	LLVMSetMetadata(load, kind, LLVMMDNodeInContext(e->cx, NULL, 0));
+}
+
 /* ---- registers and operands ---- */
 
 /* Bits of a register (i64) read as @t. */
@@ -399,6 +415,7 @@ static void build_next(struct emit *e, struct loop_blocks *lb)
 static void build_skeleton(struct emit *e, struct loop_blocks *lb)
 {
 	lb->entry = new_block(e, "entry");
+	e->entry_bb = lb->entry;
 	lb->head = new_block(e, "head");
 	lb->dispatch = new_block(e, "dispatch");
 	lb->go = new_block(e, "go");

@@ -38,6 +38,7 @@ struct emit {
 	/* CTA-uniform values, loaded once */
 	LLVMValueRef shared, params, save, exited, sites;
 	uint32_t nsites;		/* global access sites so far */
+	LLVMBasicBlockRef entry_bb;	/* for allocas made late */
 	LLVMValueRef ntid[3], ctaid[3], nctaid[3], shared_size;
 	char *why;
 	size_t whylen;
@@ -68,6 +69,11 @@ bool jit_set(struct emit *e, const struct ir_operand *o, LLVMValueRef v,
 /* Writes @v (an integer of any width) extended by @sign. */
 bool jit_set_bits(struct emit *e, const struct ir_operand *o,
 		  LLVMValueRef v, bool sign);
+
+/* An alloca of @t in the entry block, holding the i64 at @init. */
+LLVMValueRef jit_entry_copy(struct emit *e, LLVMValueRef init_ptr);
+/* Marks a load as reading memory no store of the kernel changes. */
+void jit_invariant(struct emit *e, LLVMValueRef load);
 
 /* Calls an LLVM intrinsic overloaded on @types. */
 LLVMValueRef jit_intrinsic(struct emit *e, const char *name,

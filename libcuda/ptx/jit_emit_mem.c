@@ -27,12 +27,18 @@ static LLVMValueRef aligned(struct emit *e, LLVMValueRef addr, unsigned size)
 static LLVMValueRef global_ptr(struct emit *e, LLVMValueRef addr,
 			       unsigned size, bool write)
 {
-	uint32_t site = e->nsites++;	/* its own cached range */
+	/* the site's cached range, in SSA between slow paths */
+	uint32_t site = e->nsites++;
 	LLVMValueRef i0 = c64(e, 2ull * site), i1 = c64(e, 2ull * site + 1);
-	LLVMValueRef lo = LLVMBuildLoad2(
-		B, e->i64, LLVMBuildGEP2(B, e->i64, e->sites, &i0, 1, ""), "");
-	LLVMValueRef len = LLVMBuildLoad2(
-		B, e->i64, LLVMBuildGEP2(B, e->i64, e->sites, &i1, 1, ""), "");
+	LLVMBuilderRef eb = LLVMCreateBuilderInContext(e->cx);
+	LLVMPositionBuilderBefore(eb, LLVMGetBasicBlockTerminator(e->entry_bb));
+	LLVMValueRef lo_mem = LLVMBuildGEP2(eb, e->i64, e->sites, &i0, 1, "");
+	LLVMValueRef len_mem = LLVMBuildGEP2(eb, e->i64, e->sites, &i1, 1, "");
+	LLVMDisposeBuilder(eb);
+	LLVMValueRef lo_slot = jit_entry_copy(e, lo_mem);
+	LLVMValueRef len_slot = jit_entry_copy(e, len_mem);
+	LLVMValueRef lo = LLVMBuildLoad2(B, e->i64, lo_slot, "");
+	LLVMValueRef len = LLVMBuildLoad2(B, e->i64, len_slot, "");
 	LLVMValueRef d = LLVMBuildSub(B, addr, lo, "");
 	LLVMValueRef in = LLVMBuildAnd(
 		B, LLVMBuildICmp(B, LLVMIntULT, d, len, ""),
@@ -54,6 +60,8 @@ static LLVMValueRef global_ptr(struct emit *e, LLVMValueRef addr,
 			       LLVMConstInt(e->i32, e->in->line, 0),
 			       LLVMConstInt(e->i32, site, 0) };
 	LLVMValueRef p = jit_call_c(e, fnty, (const void *)jit_global, av, 7);
+	LLVMBuildStore(B, LLVMBuildLoad2(B, e->i64, lo_mem, ""), lo_slot);
+	LLVMBuildStore(B, LLVMBuildLoad2(B, e->i64, len_mem, ""), len_slot);
 	LLVMBasicBlockRef slow_end = LLVMGetInsertBlock(B);
 	LLVMBuildCondBr(B, LLVMBuildIsNull(B, p, ""), e->fault_bb, join);
 	LLVMPositionBuilderAtEnd(B, join);
@@ -129,6 +137,11 @@ static LLVMValueRef param_ptr(struct emit *e, const struct ir_operand *o,
 		return jit_unsupported(e, "parameter offset"), NULL;
 	LLVMValueRef idx = c64(e, off);
 	return LLVMBuildGEP2(B, e->i8, e->params, &idx, 1, "");
+}
+
+static bool is_param_load(const struct ir_insn *in)
+{
+	return in->op != OP_ST && in->space == SPACE_PARAM;
 }
 
 /* The address operand as a 64-bit value (global or shared). */
@@ -229,6 +242,8 @@ static bool emit_ld_st(struct emit *e, const struct ir_insn *in)
 		v = LLVMBuildLoad2(B, it, ep, "");
 		LLVMSetAlignment(v, i ? size : size * n);
 		LLVMSetVolatile(v, vol);
+		if (is_param_load(in))	/* parameters never change */
+			jit_invariant(e, v);
 		if (!jit_set_bits(e, &ops[i], v, ptx_type_is_signed(t)))
 			return false;
 	}

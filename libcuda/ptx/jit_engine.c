@@ -122,6 +122,8 @@ static LLVMModuleRef build_module(struct ptx_kernel *k, LLVMContextRef ctx,
 	}
 	LLVMDisposeMessage(verr);
 	ok = ok && optimise(mod, why, len);
+	if (ok && getenv("VCUDA_JIT_DUMP_IR"))	/* debugging the JIT */
+		LLVMDumpModule(mod);
 	if (!ok) {
 		LLVMDisposeModule(mod);
 		return NULL;
