@@ -82,6 +82,13 @@ static bool jit_ready(struct ptx_kernel *k)
 	return st == JIT_READY;
 }
 
+void ptx_kernel_prepare(const struct ptx_kernel *kernel)
+{
+	struct ptx_kernel *k = (struct ptx_kernel *)kernel;
+	if (k && k->backend == PTX_BACKEND_JIT)
+		jit_ready(k);
+}
+
 bool ptx_run_ctas(struct ptx_worker *worker, const struct ptx_launch *launch,
 		  uint64_t first, uint64_t count, struct ptx_fault *fault)
 {
