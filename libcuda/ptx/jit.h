@@ -40,6 +40,7 @@ struct jit_cta {
 	/* Per global access site: [lo, lo + len) of the writable range it
 	 * used last (sites[2 * i], sites[2 * i + 1]), checked inline. */
 	uint64_t *sites;
+	const atomic_bool *kill;	/* ptx_launch.kill, or a false flag */
 	uint32_t ntid[3];
 	uint32_t ctaid[3];
 	uint32_t nctaid[3];
@@ -90,5 +91,6 @@ uint8_t *jit_global(struct jit_cta *c, uint32_t thread, uint64_t addr,
 void jit_shared_fault(struct jit_cta *c, uint32_t thread, uint64_t addr,
 		      uint32_t size, uint32_t line);
 void jit_barrier_fault(struct jit_cta *c, uint32_t thread, uint32_t line);
+void jit_killed(struct jit_cta *c, uint32_t thread);
 
 #endif

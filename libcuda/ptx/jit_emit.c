@@ -485,12 +485,45 @@ static LLVMValueRef guard_of(struct emit *e, const struct ir_insn *in)
 	return in->guard_neg ? LLVMBuildNot(e->b, p, "") : p;
 }
 
+static uint32_t target_block(struct emit *e, const struct ir_operand *o)
+{
+	uint32_t at = e->f->labels[o->reg].insn;
+	return at < e->f->ninsns ? e->f->insns[at].block : e->f->nblocks - 1;
+}
+
+/* A block that looks at the launch's kill flag, then goes to @to. */
+static LLVMBasicBlockRef kill_check(struct emit *e, LLVMBasicBlockRef to)
+{
+	LLVMBasicBlockRef here = LLVMGetInsertBlock(e->b);
+	LLVMBasicBlockRef chk = new_block(e, "killchk");
+	LLVMBasicBlockRef dead = new_block(e, "killed");
+	LLVMPositionBuilderAtEnd(e->b, chk);
+	LLVMValueRef flag = LLVMBuildLoad2(
+		e->b, e->i8, load_field(e, offsetof(struct jit_cta, kill), e->p8),
+		"");
+	LLVMSetOrdering(flag, LLVMAtomicOrderingMonotonic);
+	LLVMBuildCondBr(e->b, LLVMBuildICmp(e->b, LLVMIntNE, flag,
+					    jit_const(e, e->i8, 0), ""),
+			dead, to);
+	LLVMPositionBuilderAtEnd(e->b, dead);
+	LLVMTypeRef args[2] = { e->p8, e->i32 };
+	LLVMTypeRef fnty = LLVMFunctionType(LLVMVoidTypeInContext(e->cx), args,
+					    2, false);
+	LLVMValueRef av[2] = { e->cta, e->tid };
+	jit_call_c(e, fnty, (const void *)jit_killed, av, 2);
+	LLVMBuildBr(e->b, e->fault_bb);
+	LLVMPositionBuilderAtEnd(e->b, here);
+	return chk;
+}
+
 static bool emit_branch(struct emit *e, const struct ir_insn *in)
 {
 	LLVMBasicBlockRef t = in->nopnds == 1 ? label_block(e, &in->opnd[0]) :
 						NULL;
 	if (!t)
 		return jit_unsupported(e, "branch target");
+	if (in->block >= target_block(e, &in->opnd[0]))
+		t = kill_check(e, t);	/* a back-edge: loops can be stopped */
 	if (!in->guarded) {
 		LLVMBuildBr(e->b, t);
 		return true;

@@ -120,6 +120,12 @@ void jit_barrier_fault(struct jit_cta *c, uint32_t thread, uint32_t line)
 		locate(c, line);
 }
 
+void jit_killed(struct jit_cta *c, uint32_t thread)
+{
+	rt_fault(c->rt, PTX_FAULT_KILLED, thread, 0,
+		 "launch stopped: its context faulted or is going away");
+}
+
 /* ---- CTAs ---- */
 
 static void set_up(struct jit_cta *jc, struct rt_cta *rt,
@@ -138,6 +144,8 @@ static void set_up(struct jit_cta *jc, struct rt_cta *rt,
 	jc->shared_size = rt->shared_size;
 	jc->nregs = jk->nregs;
 	jc->sites = j->sites;
+	static const atomic_bool never;
+	jc->kill = l->kill ? l->kill : &never;
 	for (uint32_t s = 0; s < jk->nsites; s++) {
 		/* the host harness: any address past 4 KiB; else learnt */
 		j->sites[2 * s] = l->ranges ? 0 : 4096;
