@@ -169,7 +169,7 @@ static bool run_cta(struct jit_cta *jc, const struct jit_kernel *jk,
 	for (;;) {
 		const atomic_bool *kill = l->kill;
 		if (kill && atomic_load_explicit(kill, memory_order_relaxed))
-			return !rt_fault(jc->rt, PTX_FAULT_KILLED, 0, 0,
+			return rt_fault(jc->rt, PTX_FAULT_KILLED, 0, 0,
 					 "launch stopped: its context faulted "
 					 "or is going away");
 		jc->next_region = -1;
