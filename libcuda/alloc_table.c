@@ -11,6 +11,7 @@
 #include "alloc_table.h"
 #include "binding.h"
 #include "context.h"
+#include "memcheck.h"
 
 static pthread_rwlock_t table_lock = PTHREAD_RWLOCK_INITIALIZER;
 static struct vc_alloc *table;
@@ -188,12 +189,19 @@ static struct range_snapshot *build_snapshot(struct CUctx_st *ctx)
 	for (size_t i = 0; i < table_len; i++) {
 		if (table[i].ctx != ctx)
 			continue;
-		/* Kernels may touch the whole mapped pages, as on a GPU. */
-		snap->ranges[snap->count++] = (struct ptx_mem_range){
-			.start = table[i].map_va,
-			.end = table[i].map_va + table[i].mapped_size,
-			.writable = true,
-		};
+		/* Kernels may touch the whole mapped pages, as on a GPU;
+		 * VCUDA_MEMCHECK=1 allows only the allocation's bytes. */
+		snap->ranges[snap->count++] = memcheck_enabled() ?
+			(struct ptx_mem_range){
+				.start = table[i].va,
+				.end = table[i].va + table[i].size,
+				.writable = true,
+			} :
+			(struct ptx_mem_range){
+				.start = table[i].map_va,
+				.end = table[i].map_va + table[i].mapped_size,
+				.writable = true,
+			};
 	}
 	if (nforeign)
 		qsort(snap->ranges, snap->count, sizeof(snap->ranges[0]),

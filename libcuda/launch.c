@@ -150,6 +150,8 @@ static CUresult queue_record(struct CUctx_st *ctx, struct launch_record *rec,
 		return res;
 	rec->launch.ranges = rec->ranges->ranges;
 	rec->launch.range_count = rec->ranges->count;
+	/* a first launch compiles here, not in the job: no job time-out */
+	ptx_kernel_prepare(rec->launch.kernel);
 	return stream_launch(stream_resolve(ctx, stream), rec);
 }
 

@@ -31,7 +31,8 @@ LIBCUDA_OBJS += $(B)/obj/gen/procaddr_table.o $(B)/obj/gen/per_thread.o
 $(LIBCUDA): $(LIBCUDA_OBJS) $(PTX_LIB)
 	@mkdir -p $(@D)
 	$(call quiet,LD,$@)$(CC) -shared -Wl,-soname,libcuda.so.1 $(USER_LDFLAGS) -o $@ \
-		$(LIBCUDA_OBJS) $(PTX_LIB) -ldrm -lzstd -llz4 -lpthread -lm
+		$(LIBCUDA_OBJS) $(PTX_LIB) -ldrm -lzstd -llz4 -lpthread -lm \
+		$(PTX_LLVM_LIBS)
 	@ln -sf libcuda.so.1 $(B)/lib/libcuda.so
 
 -include $(LIBCUDA_OBJS:.o=.d)

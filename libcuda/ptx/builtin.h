@@ -7,7 +7,7 @@
 #ifndef VCUDA_PTX_BUILTIN_H
 #define VCUDA_PTX_BUILTIN_H
 
-#include "exec.h"
+#include "lower.h"
 
 /* The device heap (heap.c): 0 when exhausted; false for a bad free. */
 uint64_t heap_alloc(struct ptx_heap *h, uint64_t size);

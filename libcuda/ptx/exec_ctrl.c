@@ -3,8 +3,7 @@
  * Control instructions: branches (with divergence), calls and returns,
  * exit, trap, CTA barriers, fences and sleeps.
  */
-#include "exec.h"
-#include "layout.h"
+#include "lower.h"
 #include "builtin.h"
 
 #include <stdlib.h>
@@ -124,13 +123,7 @@ static void copy_arg(struct warp *w, uint32_t m, const struct xcall_arg *src,
 static struct xcall_arg callee_arg(const struct xfunc *f, uint32_t i,
 				   bool ret)
 {
-	const struct ir_sym *p = ret ? f->ir->rets[i] : f->ir->params[i];
-	struct xcall_arg a = { .size = (uint32_t)p->size };
-	if (p->space == SPACE_REG)
-		a.reg = (xref)f->reg_off[p->reg_index] | SEL_FRAME;
-	else
-		a.mem = (uint32_t)p->location;
-	return a;
+	return ret ? f->ret_args[i] : f->param_args[i];
 }
 
 static const struct xinsn *do_call(struct warp *w, const struct xinsn *ip,
@@ -138,10 +131,10 @@ static const struct xinsn *do_call(struct warp *w, const struct xinsn *ip,
 				   const struct xcall *call, uint32_t m)
 {
 	const struct xfunc *caller = w->func;
-	const struct ptx_kernel *k = w->cta->kernel;
+	const struct ptx_kernel *k = w->cta->rt.kernel;
 	uint64_t frame = w->frame + caller->frame_size;
 	uint64_t local = w->local_base + caller->local_size;
-	if (local + callee->local_size > k->local_stride)
+	if (local + callee->local_size > k->layout.local_stride)
 		return xfault(w, ip, PTX_FAULT_ILLEGAL_INSTRUCTION,
 			      (uint32_t)__builtin_ctz(m), 0,
 			      "stack overflow calling %s",
@@ -192,10 +185,10 @@ static const struct xfunc *indirect_target(struct warp *w,
 	uint64_t id = (value - FUNC_ADDR_BASE) / FUNC_ADDR_STRIDE;
 	if (value < FUNC_ADDR_BASE || (value - FUNC_ADDR_BASE) %
 						  FUNC_ADDR_STRIDE ||
-	    id >= call->kernel->nfuncs || !call->kernel->funcs[id])
+	    id >= ik(call->kernel)->nfuncs || !ik(call->kernel)->funcs[id])
 		return NULL;
 	(void)w;
-	return call->kernel->funcs[id];
+	return ik(call->kernel)->funcs[id];
 }
 
 /* Lanes calling different functions call them one group at a time: the
@@ -324,7 +317,7 @@ static const struct xinsn *x_bar(struct warp *w, const struct xinsn *ip)
 	uint32_t first = (uint32_t)__builtin_ctz(m);
 	uint32_t id = (uint32_t)xr(w, ip->a)[first];
 	uint32_t count = ip->b ? (uint32_t)xr(w, ip->b)[first] : 0;
-	if (id >= MAX_BARRIERS)
+	if (id >= RT_MAX_BARRIERS)
 		return xfault(w, ip, PTX_FAULT_ILLEGAL_INSTRUCTION, first, 0,
 			      "barrier %u", id);
 	w->bar_dst = 0;
@@ -333,11 +326,10 @@ static const struct xinsn *x_bar(struct warp *w, const struct xinsn *ip)
 		return ip + 1;
 	}
 	if (ip->mode != BAR_SYNC) {
-		struct barrier *b = &w->cta->bars[id];
 		uint32_t p = (*xpred(w, ip->c) ^ ip->pneg[2]) & m;
-		b->red_popc += (uint32_t)__builtin_popcount(p);
-		b->red_and &= p == m;
-		b->red_or |= p != 0;
+		rt_barrier_vote(&w->cta->bars[id],
+				(uint32_t)__builtin_popcount(m),
+				(uint32_t)__builtin_popcount(p));
 		w->bar_dst = ip->d;
 		w->bar_redop = (uint8_t)(ip->mode - BAR_RED_POPC);
 	}
@@ -419,7 +411,10 @@ static bool caller_arg(struct lower_ctx *c, const struct ir_operand *o,
 	if (o->kind == OPND_SYM && o->sym->def &&
 	    o->sym->def->kind == SYM_VAR &&
 	    o->sym->def->space == SPACE_PARAM && !is_kernel_param(o->sym->def)) {
-		a->mem = (uint32_t)o->sym->def->location;
+		uint64_t off;
+		if (!layout_offset(c->kernel, o->sym->def, &off))
+			return lower_unsupported(c, "argument not in a frame");
+		a->mem = (uint32_t)off;
 		a->size = (uint32_t)o->sym->def->size;
 		return true;
 	}

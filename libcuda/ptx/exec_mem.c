@@ -7,7 +7,7 @@
  */
 #include "lanes.h"
 
-/* ---- address checks ---- */
+/* ---- address checks: the run-time helpers, located on failure ---- */
 
 static bool in_block(uint64_t addr, unsigned size, const void *base,
 		     uint64_t len)
@@ -16,103 +16,30 @@ static bool in_block(uint64_t addr, unsigned size, const void *base,
 	return addr >= b && addr - b + size <= len;
 }
 
-/* A host address in a launch range (or in this CTA's own memory). */
-static const struct ptx_mem_range *find_range(struct cta *cta, uint64_t addr,
-					      unsigned size)
-{
-	const struct ptx_launch *l = cta->launch;
-	size_t lo = 0, hi = l->range_count;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		const struct ptx_mem_range *r = &l->ranges[mid];
-		if (addr < r->start)
-			hi = mid;
-		else if (addr >= r->end)
-			lo = mid + 1;
-		else
-			return addr + size <= r->end ? r : NULL;
-	}
-	return NULL;
-}
-
-static uint8_t *global_host(struct warp *w, const struct xinsn *ip,
-			    uint32_t lane, uint64_t addr, unsigned size,
-			    bool write)
-{
-	struct cta *cta = w->cta;
-	const struct ptx_mem_range *r = cta->last_range;
-	if (!cta->launch->ranges) {
-		if (addr < 4096)
-			return (uint8_t *)xfault(w, ip, PTX_FAULT_UNMAPPED,
-						 lane, addr,
-						 "null address 0x%llx",
-						 (unsigned long long)addr);
-		return (uint8_t *)(uintptr_t)addr;
-	}
-	if (r && addr >= r->start && addr + size <= r->end &&
-	    (r->writable || !write))
-		return (uint8_t *)(uintptr_t)addr;
-	if (in_block(addr, size, cta->shared, cta->shared_size) ||
-	    in_block(addr, size, cta->local, cta->local_size))
-		return (uint8_t *)(uintptr_t)addr;
-	if (!write && in_block(addr, size, cta->launch->params,
-			       cta->kernel->info.param_size))
-		return (uint8_t *)(uintptr_t)addr;
-	r = find_range(cta, addr, size);
-	if (!r)
-		return (uint8_t *)xfault(w, ip, PTX_FAULT_UNMAPPED, lane, addr,
-					 "%s of %u bytes at unmapped 0x%llx",
-					 write ? "write" : "read", size,
-					 (unsigned long long)addr);
-	if (write && !r->writable)
-		return (uint8_t *)xfault(w, ip, PTX_FAULT_READ_ONLY, lane,
-					 addr, "write to read-only 0x%llx",
-					 (unsigned long long)addr);
-	cta->last_range = r;
-	return (uint8_t *)(uintptr_t)addr;
-}
-
-static uint8_t *window_fault(struct warp *w, const struct xinsn *ip,
-			     uint32_t lane, uint64_t addr, const char *space,
-			     uint64_t limit)
-{
-	return (uint8_t *)xfault(w, ip, PTX_FAULT_UNMAPPED, lane, addr,
-				 "%s address 0x%llx beyond 0x%llx", space,
-				 (unsigned long long)addr,
-				 (unsigned long long)limit);
-}
-
 uint8_t *mem_host(struct warp *w, const struct xinsn *ip, enum xspace sp,
 		  uint32_t lane, uint64_t addr, unsigned size, bool write)
 {
-	struct cta *cta = w->cta;
-	if (addr & (size - 1))
-		return (uint8_t *)xfault(w, ip, PTX_FAULT_MISALIGNED, lane,
-					 addr, "misaligned %u-byte access at "
-					       "0x%llx", size,
-					 (unsigned long long)addr);
+	struct rt_cta *c = &w->cta->rt;
+	uint32_t t = warp_thread(w, lane);
+	uint8_t *p;
 	switch (sp) {
 	case XS_SHARED:
-		addr = (uint32_t)addr;
-		if (addr + size > cta->shared_size)
-			return window_fault(w, ip, lane, addr, "shared",
-					    cta->shared_size);
-		return cta->shared + addr;
+		p = rt_shared(c, t, addr, size);
+		break;
 	case XS_LOCAL:
-		addr = (uint32_t)addr;
-		if (addr + size > cta->kernel->local_stride)
-			return window_fault(w, ip, lane, addr, "local",
-					    cta->kernel->local_stride);
-		return w->lane_local[lane] + addr;
+		/* the lane's stack, from the frame base of its warp */
+		p = rt_local(c, t, addr, size);
+		break;
 	case XS_KPARAM:
-		addr = (uint32_t)addr;
-		if (write || addr + size > cta->kernel->info.param_size)
-			return window_fault(w, ip, lane, addr, "parameter",
-					    cta->kernel->info.param_size);
-		return (uint8_t *)cta->launch->params + addr;
+		p = rt_param(c, t, addr, size, write);
+		break;
 	default:
-		return global_host(w, ip, lane, addr, size, write);
+		p = rt_global(c, t, addr, size, write);
+		break;
 	}
+	if (!p)
+		xfault_located(w, ip);
+	return p;
 }
 
 /* ---- loads and stores ---- */
@@ -195,7 +122,7 @@ static inline const struct xinsn *ld_lanes(struct warp *w,
 					   enum xspace sp)
 {
 	uint32_t m = xmask(w, ip);
-	if (sp == XS_GLOBAL && ip->vec == 1 && !w->cta->launch->ranges)
+	if (sp == XS_GLOBAL && ip->vec == 1 && !w->cta->rt.launch->ranges)
 		return ld_fast(w, ip, m);
 	const uint64_t *pa = xr(w, ip->a);
 	uint64_t off = base_offset(w, ip);
@@ -269,11 +196,11 @@ static uint64_t window_base(struct warp *w, enum xspace sp, uint32_t lane)
 {
 	switch (sp) {
 	case XS_SHARED:
-		return (uintptr_t)w->cta->shared;
+		return (uintptr_t)w->cta->rt.shared;
 	case XS_LOCAL:
 		return (uintptr_t)w->lane_local[lane];
 	case XS_KPARAM:
-		return (uintptr_t)w->cta->launch->params;
+		return (uintptr_t)w->cta->rt.launch->params;
 	default:
 		return 0;
 	}
@@ -303,14 +230,14 @@ static const struct xinsn *x_isspacep(struct warp *w, const struct xinsn *ip)
 	struct cta *cta = w->cta;
 	enum xspace sp = (enum xspace)ip->mode;
 	FOR_LANES(m, l) {
-		bool sh = in_block(pa[l], 1, cta->shared, cta->shared_size);
+		bool sh = in_block(pa[l], 1, cta->rt.shared, cta->rt.shared_size);
 		bool lo = in_block(pa[l], 1, w->lane_local[l],
-				   cta->kernel->local_stride);
+				   cta->rt.kernel->layout.local_stride);
 		bool in = sp == XS_SHARED ? sh :
 			  sp == XS_LOCAL  ? lo :
 			  sp == XS_KPARAM ? in_block(pa[l], 1,
-						     cta->launch->params,
-						     cta->kernel->info.param_size) :
+						     cta->rt.launch->params,
+						     cta->rt.kernel->info.param_size) :
 					    !sh && !lo;
 		r |= (uint32_t)in << l;
 	}

@@ -98,10 +98,9 @@ struct ir_sym {
 	uint32_t line, col;	/* declaration, for messages */
 	uint32_t id;		/* index in the program, set by the linker */
 	/*
-	 * Set by the back end's layout: host address (.global, .const),
-	 * shared offset (of the kernel being laid out), local frame offset
-	 * (.local, function .param), or parameter-buffer offset (kernel
-	 * parameters).
+	 * Host address of a placed .global/.const variable. Offsets of
+	 * shared, local and parameter symbols are per kernel: they live in
+	 * the kernel's layout (program.h: layout_offset), not here.
 	 */
 	uint64_t location;
 

@@ -8,7 +8,7 @@
 #ifndef VCUDA_PTX_LANES_H
 #define VCUDA_PTX_LANES_H
 
-#include "exec.h"
+#include "lower.h"
 
 /*
  * With every lane executing, results go to a local array first: the

@@ -1,6 +1,11 @@
 // SPDX-License-Identifier: MIT
-/* Layout of parameters, shared memory, frames and stacks. */
-#include "layout.h"
+/*
+ * Layout of a kernel from its IR alone: parameters, shared memory, the
+ * local frame of every function it can reach, and its per-thread stack.
+ * The result is the kernel's table (struct kernel_layout), which every
+ * back end reads; nothing here depends on how code is executed.
+ */
+#include "program.h"
 
 #include <stdlib.h>
 
@@ -16,20 +21,18 @@ bool is_kernel_param(const struct ir_sym *s)
 
 /* ---- kernel parameters ---- */
 
-static bool layout_params(struct lower_ctx *c)
+static bool layout_params(struct ptx_kernel *k)
 {
-	struct ptx_kernel *k = c->kernel;
-	const struct ir_func *f = c->f;
-	k->params = arena_alloc(&c->prog->arena,
+	const struct ir_func *f = k->sym->func;
+	k->params = arena_alloc(&k->prog->arena,
 				(f->nparams + 1) * sizeof(*k->params));
 	if (!k->params)
-		return lower_nomem(c);
+		return false;
 	uint64_t off = 0;
 	for (uint32_t i = 0; i < f->nparams; i++) {
 		struct ir_sym *p = f->params[i];
 		uint32_t align = p->align ? p->align : 1;
 		off = ALIGN_UP(off, align);
-		p->location = off;
 		k->params[i] = (struct ptx_param_info){
 			.offset = (uint32_t)off, .size = (uint32_t)p->size,
 			.align = align };
@@ -49,6 +52,7 @@ struct reach {
 	uint32_t nfuncs;
 	struct vec shared;		/* struct ir_sym * (defs) */
 	bool indirect;			/* some call goes through a register */
+	bool reserved_smem;		/* reads %reserved_smem_offset_* */
 };
 
 static bool note_shared(struct reach *r, struct ir_sym *s)
@@ -81,6 +85,9 @@ static bool note_sym(struct reach *r, struct ir_sym *s)
 static bool scan_operand(struct reach *r, const struct ir_func *f,
 			 const struct ir_operand *o)
 {
+	if (o->kind == OPND_SREG && o->reg >= SREG_RSMEM_BEGIN &&
+	    o->reg <= SREG_RSMEM_2)
+		r->reserved_smem = true;
 	if (o->kind == OPND_SYM || (o->kind == OPND_ADDR &&
 				    o->addr_base == ADDR_SYM))
 		return note_sym(r, o->sym);
@@ -114,37 +121,46 @@ static bool scan_function(struct reach *r, const struct ir_func *f)
 	return true;
 }
 
-/* Functions whose address some variable holds (function tables). */
+/* Functions an indirect call may reach: those whose address some
+ * variable holds (function tables) or some code takes. */
 static void add_table_targets(struct reach *r, const struct ptx_program *p)
 {
 	for (uint32_t i = 0; i < p->nvars; i++)
 		for (uint32_t k = 0; k < p->vars[i]->nrelocs; k++)
 			note_sym(r, p->vars[i]->relocs[k].target);
+	for (uint32_t i = 0; i < p->nfuncs; i++)
+		if (p->addr_taken[i] && !p->funcs[i]->func->is_entry)
+			note_sym(r, p->funcs[i]);
 }
 
-static bool collect_reachable(struct lower_ctx *c, struct reach *r)
+static bool collect_reachable(struct ptx_kernel *k, struct reach *r)
 {
-	r->funcs = calloc(c->prog->nfuncs + 1, sizeof(*r->funcs));
-	r->seen = calloc(c->prog->nfuncs + 1, sizeof(*r->seen));
+	r->funcs = calloc(k->prog->nfuncs + 1, sizeof(*r->funcs));
+	r->seen = calloc(k->prog->nfuncs + 1, sizeof(*r->seen));
 	if (!r->funcs || !r->seen)
 		return false;
-	note_sym(r, c->kernel->sym);
+	note_sym(r, k->sym);
 	bool tables = false;
 	for (uint32_t i = 0; i < r->nfuncs; i++) {
 		if (!scan_function(r, r->funcs[i]->func))
 			return false;
 		if (r->indirect && !tables) {
-			add_table_targets(r, c->prog);
+			add_table_targets(r, k->prog);
 			tables = true;
 		}
 	}
 	return true;
 }
 
-static void layout_shared(struct lower_ctx *c, struct reach *r)
+static bool layout_shared(struct ptx_kernel *k, struct reach *r)
 {
+	struct kernel_layout *lay = &k->layout;
 	uint64_t off = 0;
 	uint32_t dyn_align = 16;
+	lay->shared = arena_alloc(&k->prog->arena,
+				  (r->shared.len + 1) * sizeof(*lay->shared));
+	if (!lay->shared)
+		return false;
 	for (size_t i = 0; i < r->shared.len; i++) {
 		struct ir_sym *s = VEC_AT(r->shared, struct ir_sym *, i);
 		if (s->unsized) {
@@ -153,16 +169,18 @@ static void layout_shared(struct lower_ctx *c, struct reach *r)
 			continue;
 		}
 		off = ALIGN_UP(off, s->align ? s->align : 1);
-		s->location = off;
+		lay->shared[lay->nshared++] = (struct sym_offset){ s, off };
 		off += s->size;
 	}
-	c->kernel->info.static_shared_size = (uint32_t)off;
-	c->kernel->dyn_shared_offset = (uint32_t)ALIGN_UP(off, dyn_align);
+	k->info.static_shared_size = (uint32_t)off;
+	lay->dyn_shared_offset = (uint32_t)ALIGN_UP(off, dyn_align);
 	for (size_t i = 0; i < r->shared.len; i++) {
 		struct ir_sym *s = VEC_AT(r->shared, struct ir_sym *, i);
 		if (s->unsized)
-			s->location = c->kernel->dyn_shared_offset;
+			lay->shared[lay->nshared++] = (struct sym_offset){
+				s, lay->dyn_shared_offset };
 	}
+	return true;
 }
 
 /*
@@ -211,21 +229,6 @@ static void fill_info(struct ptx_kernel *k)
 								   data_regs;
 }
 
-bool layout_kernel(struct lower_ctx *c)
-{
-	struct reach r = { 0 };
-	if (!layout_params(c))
-		return false;
-	bool ok = collect_reachable(c, &r);
-	if (ok)
-		layout_shared(c, &r);
-	free(r.funcs);
-	free(r.seen);
-	vec_free(&r.shared);
-	fill_info(c->kernel);
-	return ok ? true : lower_nomem(c);
-}
-
 /* ---- frames ---- */
 
 static uint64_t local_place(uint64_t *off, const struct ir_sym *s)
@@ -235,126 +238,200 @@ static uint64_t local_place(uint64_t *off, const struct ir_sym *s)
 	return at;
 }
 
-static bool layout_registers(struct lower_ctx *c)
+static void frame_add(struct frame_layout *fl, uint64_t *off,
+		      const struct ir_sym *s)
 {
-	const struct ir_func *f = c->f;
-	struct xfunc *xf = c->xf;
-	xf->reg_off = arena_alloc(&c->prog->arena,
-				  (f->nregs + 1) * sizeof(uint32_t));
-	if (!xf->reg_off)
-		return lower_nomem(c);
-	uint64_t off = 0;
-	for (uint32_t i = 0; i < f->nregs; i++) {
-		if (f->regs[i].type == PTX_T_PRED)
-			continue;
-		xf->reg_off[i] = (uint32_t)off;
-		/* a .b128 register is two 64-bit slots, low half first */
-		off += LANE_BYTES * f->regs[i].vec *
-		       (ptx_type_size(f->regs[i].type) > 8 ? 2 : 1);
-	}
-	for (uint32_t i = 0; i < f->nregs; i++) {
-		if (f->regs[i].type != PTX_T_PRED)
-			continue;
-		xf->reg_off[i] = (uint32_t)off;
-		off += 8;
-	}
-	if (off > UINT32_MAX / 2) {
-		msg_printf(c->log, "%s: too many registers", f->sym->name);
-		c->status = PTX_ERR_UNSUPPORTED;
-		return false;
-	}
-	xf->frame_size = (uint32_t)ALIGN_UP(off, 8);
-	return true;
+	fl->vars[fl->nvars++] = (struct sym_offset){ s, local_place(off, s) };
+
 }
 
-bool layout_function(struct lower_ctx *c)
+/* Parameters and return values of non-kernel functions, then .local and
+ * .param variables, in declaration order. */
+static struct frame_layout *layout_frame_of(struct ptx_kernel *k,
+					    const struct ir_func *f)
 {
-	const struct ir_func *f = c->f;
-	if (!layout_registers(c))
-		return false;
+	struct frame_layout *fl = arena_alloc(&k->prog->arena, sizeof(*fl));
+	uint32_t n = f->nrets + f->nparams + f->nvars + 1;
+	if (!fl || !(fl->vars = arena_alloc(&k->prog->arena,
+					     n * sizeof(*fl->vars))))
+		return NULL;
+	fl->ir = f;
 	uint64_t off = 0;
 	if (!f->is_entry) {
 		for (uint32_t i = 0; i < f->nrets; i++)
 			if (f->rets[i]->space == SPACE_PARAM)
-				f->rets[i]->location = local_place(&off,
-								   f->rets[i]);
+				frame_add(fl, &off, f->rets[i]);
 		for (uint32_t i = 0; i < f->nparams; i++)
 			if (f->params[i]->space == SPACE_PARAM)
-				f->params[i]->location =
-					local_place(&off, f->params[i]);
+				frame_add(fl, &off, f->params[i]);
 	}
 	for (uint32_t i = 0; i < f->nvars; i++) {
-		struct ir_sym *v = f->vars[i];
+		const struct ir_sym *v = f->vars[i];
 		if (v->space == SPACE_LOCAL || v->space == SPACE_PARAM)
-			v->location = local_place(&off, v);
+			frame_add(fl, &off, v);
 	}
-	c->xf->local_size = (uint32_t)ALIGN_UP(off, 16);
+	fl->local_size = (uint32_t)ALIGN_UP(off, 16);
+	return fl;
+}
+
+static bool layout_frames(struct ptx_kernel *k, const struct reach *r)
+{
+	struct kernel_layout *lay = &k->layout;
+	lay->frames = arena_alloc(&k->prog->arena, (k->prog->nfuncs + 1) *
+							   sizeof(*lay->frames));
+	lay->reach = arena_memdup(&k->prog->arena, r->funcs,
+				  (r->nfuncs + 1) * sizeof(*r->funcs));
+	if (!lay->frames || !lay->reach)
+		return false;
+	lay->nreach = r->nfuncs;
+	for (uint32_t i = 0; i < r->nfuncs; i++) {
+		struct ir_sym *fn = r->funcs[i];
+		lay->frames[fn->id] = layout_frame_of(k, fn->func);
+		if (!lay->frames[fn->id])
+			return false;
+	}
 	return true;
 }
 
-/* ---- stacks ---- */
+/* ---- stacks: the deepest chain of frames along the IR's calls ---- */
 
 struct stack_walk {
-	struct ptx_kernel *k;
+	struct kernel_layout *lay;
 	uint8_t *state;		/* 0 new, 1 on the path, 2 done */
 	bool recursive;
 };
 
-static void walk_stack(struct stack_walk *s, struct xfunc *xf);
+static void walk_stack(struct stack_walk *s, struct ir_sym *fn);
 
-static void walk_callee(struct stack_walk *s, struct xfunc *xf,
-			struct xfunc *callee)
+static void walk_callee(struct stack_walk *s, struct frame_layout *fl,
+			struct ir_sym *callee)
 {
-	if (!callee)
+	struct frame_layout *cl = s->lay->frames[callee->id];
+	if (!cl)
 		return;
 	if (s->state[callee->id] == 1) {
 		s->recursive = true;
 		return;
 	}
 	walk_stack(s, callee);
-	if (callee->stack_size > xf->stack_size - xf->local_size)
-		xf->stack_size = xf->local_size + callee->stack_size;
-	if (callee->regs_size > xf->regs_size - xf->frame_size)
-		xf->regs_size = xf->frame_size + callee->regs_size;
+	if (cl->stack_size > fl->stack_size - fl->local_size)
+		fl->stack_size = fl->local_size + cl->stack_size;
 }
 
-static void walk_stack(struct stack_walk *s, struct xfunc *xf)
+/* The target of a call: a defined function, or NULL (indirect calls and
+ * builtins). */
+static struct ir_sym *direct_callee(const struct ir_insn *in, bool *indirect)
 {
-	if (s->state[xf->id] == 2)
+	unsigned t = in->nopnds && in->opnd[0].kind == OPND_LIST ? 1 : 0;
+	*indirect = false;
+	if (t >= in->nopnds)
+		return NULL;
+	const struct ir_operand *o = &in->opnd[t];
+	if (o->kind == OPND_REG) {
+		*indirect = true;
+		return NULL;
+	}
+	struct ir_sym *fn = o->kind == OPND_SYM && o->sym ? o->sym->def : NULL;
+	return fn && fn->kind == SYM_FUNC && fn->func && fn->func->has_body ?
+		       fn : NULL;
+}
+
+static void walk_stack(struct stack_walk *s, struct ir_sym *fn)
+{
+	struct frame_layout *fl = s->lay->frames[fn->id];
+	if (s->state[fn->id] == 2)
 		return;
-	s->state[xf->id] = 1;
-	xf->stack_size = xf->local_size;
-	xf->regs_size = xf->frame_size;
-	for (uint32_t i = 0; i < xf->ncode; i++) {
-		const struct xinsn *x = &xf->code[i];
-		if (!xinsn_is_call(x))
+	s->state[fn->id] = 1;
+	fl->stack_size = fl->local_size;
+	const struct ir_func *f = fn->func;
+	for (uint32_t i = 0; i < f->ninsns; i++) {
+		if (f->insns[i].op != OP_CALL)
 			continue;
-		const struct xcall *call = x->aux;
-		if (call->callee) {
-			walk_callee(s, xf, (struct xfunc *)call->callee);
-			continue;
-		}
-		for (uint32_t f = 0; f < s->k->nfuncs; f++)
-			walk_callee(s, xf, s->k->funcs[f]);
+		bool indirect;
+		struct ir_sym *callee = direct_callee(&f->insns[i], &indirect);
+		if (callee)
+			walk_callee(s, fl, callee);
+		for (uint32_t r = 0; indirect && r < s->lay->nreach; r++)
+			walk_callee(s, fl, s->lay->reach[r]);
 	}
-	s->state[xf->id] = 2;
+	s->state[fn->id] = 2;
 }
 
-bool layout_stacks(struct lower_ctx *c)
+static bool layout_stack(struct ptx_kernel *k)
 {
-	struct ptx_kernel *k = c->kernel;
-	struct stack_walk s = { .k = k };
-	s.state = calloc(k->nfuncs + 1, 1);
+	struct kernel_layout *lay = &k->layout;
+	struct stack_walk s = { .lay = lay };
+	s.state = calloc(k->prog->nfuncs + 1, 1);
 	if (!s.state)
-		return lower_nomem(c);
-	walk_stack(&s, k->entry);
+		return false;
+	walk_stack(&s, k->sym);
 	free(s.state);
-	k->local_stride = ALIGN_UP(k->entry->stack_size, 16);
-	k->regs_stride = k->entry->regs_size;
-	if (s.recursive) {
-		k->local_stride += RECURSION_STACK;
-		k->regs_stride *= 4;
-	}
-	k->info.local_size = (uint32_t)k->local_stride;
+	lay->recursive = s.recursive;
+	lay->local_stride = ALIGN_UP(lay->frames[k->sym->id]->stack_size, 16);
+	if (s.recursive)
+		lay->local_stride += RECURSION_STACK;
+	k->info.local_size = (uint32_t)lay->local_stride;
 	return true;
+}
+
+/* ---- the kernel ---- */
+
+bool layout_kernel(struct ptx_kernel *k, struct msgbuf *log, int *status)
+{
+	struct reach r = { 0 };
+	bool ok = layout_params(k) && collect_reachable(k, &r) &&
+		  layout_shared(k, &r) && layout_frames(k, &r) &&
+		  layout_stack(k);
+	k->layout.reserved_smem = r.reserved_smem;
+	free(r.funcs);
+	free(r.seen);
+	vec_free(&r.shared);
+	if (!ok) {
+		msg_printf(log, "out of memory laying out %s", k->sym->name);
+		*status = PTX_ERR_NO_MEMORY;
+		return false;
+	}
+	fill_info(k);
+	return true;
+}
+
+const struct frame_layout *layout_frame(const struct ptx_kernel *k,
+					const struct ir_sym *fn)
+{
+	fn = fn ? fn->def : NULL;
+	return fn && fn->id < k->prog->nfuncs &&
+			       k->prog->funcs[fn->id] == fn ?
+		       k->layout.frames[fn->id] :
+		       NULL;
+}
+
+static bool find_offset(const struct sym_offset *t, uint32_t n,
+			const struct ir_sym *s, uint64_t *offset)
+{
+	for (uint32_t i = 0; i < n; i++)
+		if (t[i].sym == s) {
+			*offset = t[i].offset;
+			return true;
+		}
+	return false;
+}
+
+bool layout_offset(const struct ptx_kernel *k, const struct ir_sym *s,
+		   uint64_t *offset)
+{
+	if (s->space == SPACE_SHARED)
+		return find_offset(k->layout.shared, k->layout.nshared, s,
+				   offset);
+	if (is_kernel_param(s)) {
+		const struct ir_func *f = s->owner;
+		for (uint32_t i = 0; f == k->sym->func && i < f->nparams; i++)
+			if (f->params[i] == s) {
+				*offset = k->params[i].offset;
+				return true;
+			}
+		return false;
+	}
+	const struct frame_layout *fl = s->owner ?
+					layout_frame(k, s->owner->sym) : NULL;
+	return fl && find_offset(fl->vars, fl->nvars, s, offset);
 }

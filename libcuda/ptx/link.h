@@ -3,7 +3,7 @@
 #ifndef VCUDA_PTX_LINK_H
 #define VCUDA_PTX_LINK_H
 
-#include "exec.h"
+#include "program.h"
 
 /*
  * Points every symbol's def at its definition: .extern declarations to

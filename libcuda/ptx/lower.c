@@ -6,9 +6,8 @@
  * instruction family (exec_*.c) choose handlers; rejects what no handler
  * implements, naming the instruction.
  */
-#include "exec.h"
 #include "f16.h"
-#include "layout.h"
+#include "lower.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -99,14 +98,14 @@ struct const_chunk {
 
 static uint64_t *const_alloc(struct ptx_program *prog, uint64_t value)
 {
-	struct const_chunk *ch = prog->consts;
+	struct const_chunk *ch = prog->interp->consts;
 	if (!ch || ch->used == CHUNK_CONSTS) {
 		ch = aligned_alloc(64, ALIGN_UP(sizeof(*ch), 64));
 		if (!ch)
 			return NULL;
 		ch->used = 0;
-		ch->next = prog->consts;
-		prog->consts = ch;
+		ch->next = prog->interp->consts;
+		prog->interp->consts = ch;
 	}
 	uint32_t i = ch->used++;
 	ch->keys[i] = value;
@@ -117,27 +116,27 @@ static uint64_t *const_alloc(struct ptx_program *prog, uint64_t value)
 
 void const_pool_free(struct ptx_program *prog)
 {
-	struct const_chunk *c = prog->consts;
+	struct const_chunk *c = prog->interp->consts;
 	while (c) {
 		struct const_chunk *next = c->next;
 		free(c);
 		c = next;
 	}
-	prog->consts = NULL;
+	prog->interp->consts = NULL;
 }
 
 /* A broadcast constant, shared by every instruction that uses it. */
 static uint64_t *const_lanes(struct ptx_program *prog, uint64_t value)
 {
-	uint64_t *lanes = strmap_get(&prog->const_map, (const char *)&value,
+	uint64_t *lanes = strmap_get(&prog->interp->const_map, (const char *)&value,
 				     sizeof(value));
 	if (lanes)
 		return lanes;
 	lanes = const_alloc(prog, value);
 	if (!lanes)
 		return NULL;
-	struct const_chunk *ch = prog->consts;
-	if (!strmap_put(&prog->const_map,
+	struct const_chunk *ch = prog->interp->consts;
+	if (!strmap_put(&prog->interp->const_map,
 			(const char *)&ch->keys[ch->used - 1], sizeof(value),
 			lanes))
 		return NULL;
@@ -154,11 +153,36 @@ xref ref_const(struct lower_ctx *c, uint64_t value)
 	return (xref)lanes | SEL_ABS;
 }
 
+void interp_apply_fixups(struct ptx_program *prog)
+{
+	struct vec *fx = &prog->interp->fixups;
+	for (size_t i = 0; i < fx->len; i++) {
+		const struct reloc_fixup *f =
+			&VEC_AT(*fx, struct reloc_fixup, i);
+		uint64_t v = f->sym->location + (uint64_t)f->addend;
+		for (int l = 0; l < WARP_SIZE; l++)
+			f->lanes[l] = v;
+	}
+}
+
+void interp_program_free(struct ptx_program *prog)
+{
+	struct interp_program *ip = prog->interp;
+	if (!ip)
+		return;
+	free(ip->sreg_slots);
+	strmap_free(&ip->const_map);
+	vec_free(&ip->fixups);
+	const_pool_free(prog);
+	free(ip);
+	prog->interp = NULL;
+}
+
 /* The address of @s, patched in when variables are placed. */
 static xref ref_reloc(struct lower_ctx *c, struct ir_sym *s, int64_t addend)
 {
 	uint64_t *lanes = const_alloc(c->prog, 0);
-	struct reloc_fixup *f = lanes ? vec_push(&c->prog->fixups,
+	struct reloc_fixup *f = lanes ? vec_push(&c->prog->interp->fixups,
 						 sizeof(*f)) : NULL;
 	if (!f) {
 		lower_nomem(c);
@@ -188,7 +212,7 @@ static uint64_t f32_bits_to_f64_bits(uint64_t b)
 }
 
 /* An immediate, converted to how an instruction of @type reads it. */
-static uint64_t imm_value(const struct ir_operand *o, unsigned type)
+uint64_t ir_imm_value(const struct ir_operand *o, unsigned type)
 {
 	unsigned kind = ptx_type_kind(type);
 	unsigned size = ptx_type_size(type);
@@ -259,14 +283,15 @@ static bool ref_symbol_value(struct lower_ctx *c, const struct ir_operand *o,
 	case SPACE_CONST:
 		*out = ref_reloc(c, s, o->offset);
 		return *out != 0;
-	case SPACE_SHARED:
-		*out = ref_const(c, s->location + (uint64_t)o->offset);
-		return *out != 0;
 	default:
 		break;
 	}
-	if (s->space == SPACE_PARAM && is_kernel_param(s)) {
-		*out = ref_const(c, s->location + (uint64_t)o->offset);
+	uint64_t loc;
+	if (!layout_offset(c->kernel, s, &loc))
+		return lower_unsupported(c, "address of this symbol");
+	if (s->space == SPACE_SHARED ||
+	    (s->space == SPACE_PARAM && is_kernel_param(s))) {
+		*out = ref_const(c, loc + (uint64_t)o->offset);
 		return *out != 0;
 	}
 	if (!is_frame_var(s))
@@ -277,7 +302,7 @@ static bool ref_symbol_value(struct lower_ctx *c, const struct ir_operand *o,
 		return lower_nomem(c);
 	x->guard = 0;
 	x->d = (xref)tmp | SEL_FRAME;
-	x->imm = (int64_t)(s->location + (uint64_t)o->offset);
+	x->imm = (int64_t)(loc + (uint64_t)o->offset);
 	*out = x->d;
 	return true;
 }
@@ -300,8 +325,6 @@ bool ref_src(struct lower_ctx *c, const struct ir_operand *o, unsigned type,
 	}
 	case OPND_SREG: {
 		uint32_t slot = sreg_slot(c->prog, o->reg, o->comp);
-		if (o->reg >= SREG_RSMEM_BEGIN && o->reg <= SREG_RSMEM_2)
-			c->kernel->reserved_smem = true;
 		if (slot == UINT32_MAX)
 			return lower_nomem(c);
 		*out = (xref)slot * LANE_BYTES | SEL_SREG;
@@ -316,7 +339,7 @@ bool ref_src(struct lower_ctx *c, const struct ir_operand *o, unsigned type,
 		return true;
 	}
 	case OPND_IMM:
-		*out = ref_const(c, imm_value(o, type));
+		*out = ref_const(c, ir_imm_value(o, type));
 		return *out != 0;
 	case OPND_SYM:
 		return ref_symbol_value(c, o, out);
@@ -354,8 +377,12 @@ static bool addr_of_symbol(struct lower_ctx *c, struct ir_sym *s,
 			   int64_t off, xref *base, int64_t *offset,
 			   enum xspace *space, bool *frame_rel)
 {
+	uint64_t loc = 0;
 	*base = ref_const(c, 0);
-	*offset = (int64_t)s->location + off;
+	if (s->space != SPACE_GLOBAL && s->space != SPACE_CONST &&
+	    !layout_offset(c->kernel, s, &loc))
+		return lower_unsupported(c, "address of this symbol");
+	*offset = (int64_t)loc + off;
 	switch (s->space) {
 	case SPACE_GLOBAL:
 	case SPACE_CONST:
@@ -606,12 +633,57 @@ static bool lower_body(struct lower_ctx *c)
 	return ok;
 }
 
+/* Where a function's parameters arrive and its results are left: a
+ * register, or its local frame (the kernel's layout). */
+static bool callee_side(struct lower_ctx *c, const struct ir_sym *p,
+			struct xcall_arg *a)
+{
+	uint64_t off = 0;
+	a->size = (uint32_t)p->size;
+	if (p->space == SPACE_REG) {
+		a->reg = (xref)c->xf->reg_off[p->reg_index] | SEL_FRAME;
+		return true;
+	}
+	if (!layout_offset(c->kernel, p, &off))
+		return lower_unsupported(c, "parameter not in a frame");
+	a->mem = (uint32_t)off;
+	return true;
+}
+
+static bool lower_call_args(struct lower_ctx *c)
+{
+	const struct ir_func *f = c->f;
+	struct xfunc *xf = c->xf;
+	xf->param_args = arena_alloc(&c->prog->arena, (f->nparams + 1) *
+							     sizeof(struct xcall_arg));
+	xf->ret_args = arena_alloc(&c->prog->arena, (f->nrets + 1) *
+							   sizeof(struct xcall_arg));
+	if (!xf->param_args || !xf->ret_args)
+		return lower_nomem(c);
+	if (f->is_entry)
+		return true;
+	for (uint32_t i = 0; i < f->nparams; i++)
+		if (!callee_side(c, f->params[i], &xf->param_args[i]))
+			return false;
+	for (uint32_t i = 0; i < f->nrets; i++)
+		if (!callee_side(c, f->rets[i], &xf->ret_args[i]))
+			return false;
+	return true;
+}
+
 const struct xfunc *lower_function(struct lower_ctx *parent,
 				   struct ir_sym *fn)
 {
-	struct ptx_kernel *k = parent->kernel;
+	struct interp_kernel *k = parent->kernel->interp;
 	if (k->funcs[fn->id])
 		return k->funcs[fn->id];
+	const struct frame_layout *fl = layout_frame(parent->kernel, fn);
+	if (!fl) {
+		msg_printf(parent->log, "%s: no frame for %s", __func__,
+			   fn->name);
+		parent->status = PTX_ERR_INVALID;
+		return NULL;
+	}
 	struct xfunc *xf = arena_alloc(&parent->prog->arena, sizeof(*xf));
 	if (!xf) {
 		lower_nomem(parent);
@@ -620,10 +692,11 @@ const struct xfunc *lower_function(struct lower_ctx *parent,
 	k->funcs[fn->id] = xf;
 	xf->ir = fn->func;
 	xf->id = fn->id;
-	struct lower_ctx c = { .prog = parent->prog, .kernel = k, .xf = xf,
-			       .f = fn->func, .m = fn->module,
+	xf->local_size = fl->local_size;
+	struct lower_ctx c = { .prog = parent->prog, .kernel = parent->kernel,
+			       .xf = xf, .f = fn->func, .m = fn->module,
 			       .log = parent->log };
-	bool ok = layout_function(&c);
+	bool ok = lower_frame_registers(&c) && lower_call_args(&c);
 	c.scratch = ok ? alloc_temp(&c) : 0;
 	ok = ok && lower_body(&c);
 	if (!ok) {
@@ -633,34 +706,31 @@ const struct xfunc *lower_function(struct lower_ctx *parent,
 	return xf;
 }
 
-struct ptx_kernel *lower_kernel(struct ptx_program *prog, struct ir_sym *entry,
-				struct msgbuf *log, int *status)
+bool interp_lower_kernel(struct ptx_kernel *k, struct msgbuf *log,
+			 int *status)
 {
-	struct ptx_kernel *k = arena_alloc(&prog->arena, sizeof(*k));
+	struct ptx_program *prog = k->prog;
+	struct interp_kernel *ik = arena_alloc(&prog->arena, sizeof(*ik));
 	struct xfunc **funcs = arena_alloc(&prog->arena,
 					   (prog->nfuncs + 1) * sizeof(*funcs));
-	if (!k || !funcs) {
+	if (!ik || !funcs) {
 		*status = PTX_ERR_NO_MEMORY;
-		return NULL;
+		return false;
 	}
-	k->prog = prog;
-	k->sym = entry;
-	k->funcs = funcs;
-	k->nfuncs = prog->nfuncs;
+	ik->funcs = funcs;
+	ik->nfuncs = prog->nfuncs;
+	k->interp = ik;
 	struct lower_ctx c = { .prog = prog, .kernel = k, .log = log,
-			       .f = entry->func, .m = entry->module };
-	bool ok = layout_kernel(&c);
-	if (ok) {
-		const struct xfunc *xf = lower_function(&c, entry);
-		k->entry = (struct xfunc *)xf;
-		ok = xf != NULL;
-	}
-	ok = ok && layout_stacks(&c);
+			       .f = k->sym->func, .m = k->sym->module };
+	const struct xfunc *xf = lower_function(&c, k->sym);
+	ik->entry = (struct xfunc *)xf;
+	bool ok = xf && lower_register_stack(&c);
 	if (!ok) {
 		*status = c.status ? c.status : PTX_ERR_NO_MEMORY;
-		return NULL;
+		k->interp = NULL;
+		return false;
 	}
-	return k;
+	return true;
 }
 
 bool emit_alu(struct lower_ctx *c, const struct ir_insn *in, xhandler h,

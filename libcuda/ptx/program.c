@@ -3,8 +3,8 @@
  * The program API of ptx.h: build (parse, CFG, link, lower every kernel),
  * place variables, look up kernels and variables, destroy.
  */
-#include "exec.h"
-#include "layout.h"
+#include "interp.h"
+#include "jit.h"
 #include "link.h"
 
 #include <stdlib.h>
@@ -14,17 +14,16 @@ void ptx_program_destroy(struct ptx_program *prog)
 {
 	if (!prog)
 		return;
+	for (struct ptx_kernel *k = prog->kernels; k; k = k->next)
+		jit_kernel_free(k->jit);
 	for (uint32_t i = 0; i < prog->nmodules; i++)
 		ir_module_free(prog->modules[i]);
 	free(prog->modules);
 	free(prog->funcs);
 	free(prog->vars);
 	free(prog->addr_taken);
-	free(prog->sreg_slots);
 	strmap_free(&prog->globals);
-	strmap_free(&prog->const_map);
-	vec_free(&prog->fixups);
-	const_pool_free(prog);
+	interp_program_free(prog);
 	arena_release(&prog->arena);
 	free(prog);
 }
@@ -106,9 +105,16 @@ static int lower_kernels(struct ptx_program *prog, struct msgbuf *log)
 		if (!s->func->is_entry)
 			continue;
 		int st = PTX_OK;
-		struct ptx_kernel *k = lower_kernel(prog, s, log, &st);
+		struct ptx_kernel *k = arena_alloc(&prog->arena, sizeof(*k));
 		if (!k)
+			return PTX_ERR_NO_MEMORY;
+		k->prog = prog;
+		k->sym = s;
+		/* the interpreter is every kernel's reference and fallback */
+		if (!layout_kernel(k, log, &st) ||
+		    !interp_lower_kernel(k, log, &st))
 			return st ? st : PTX_ERR_NO_MEMORY;
+		k->backend = backend_choose(k);
 		k->next = prog->kernels;
 		prog->kernels = k;
 	}
@@ -137,6 +143,8 @@ enum ptx_status ptx_program_build(const struct ptx_source *sources,
 	}
 	if (st == PTX_OK)
 		st = mark_address_taken(prog);
+	if (st == PTX_OK && !(prog->interp = calloc(1, sizeof(*prog->interp))))
+		st = PTX_ERR_NO_MEMORY;
 	if (st == PTX_OK)
 		st = lower_kernels(prog, &m);
 	if (st != PTX_OK) {
@@ -207,13 +215,7 @@ enum ptx_status ptx_program_place_variables(struct ptx_program *prog,
 		if (st != PTX_OK)
 			return (enum ptx_status)st;
 	}
-	for (size_t i = 0; i < prog->fixups.len; i++) {
-		const struct reloc_fixup *f =
-			&VEC_AT(prog->fixups, struct reloc_fixup, i);
-		uint64_t v = f->sym->location + (uint64_t)f->addend;
-		for (int l = 0; l < WARP_SIZE; l++)
-			f->lanes[l] = v;
-	}
+	interp_apply_fixups(prog);
 	prog->placed = true;
 	return PTX_OK;
 }

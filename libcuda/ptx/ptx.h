@@ -106,6 +106,13 @@ struct ptx_kernel_info {
 void ptx_kernel_get_info(const struct ptx_kernel *kernel,
 			 struct ptx_kernel_info *info);
 
+/*
+ * Compiles @kernel for the JIT if that has not been tried yet (otherwise
+ * its first ptx_run_ctas does): the driver calls it when a launch is
+ * submitted, so that compile time is not run time of the launch.
+ */
+void ptx_kernel_prepare(const struct ptx_kernel *kernel);
+
 /* A readable or writable range of memory kernels may access. */
 struct ptx_mem_range {
 	uint64_t start;

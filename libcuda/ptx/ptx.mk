@@ -7,7 +7,11 @@
 
 PTX_DIR := $(TOP)/libcuda/ptx
 PTX_LIB := $(B)/libcuda/ptx/libptx.a
-PTX_LIBS := -lzstd -llz4 -lm
+# The JIT (jit*.c) is built on LLVM 14's C API (Debian's llvm-14-dev).
+LLVM_CONFIG ?= llvm-config-14
+PTX_LLVM_CFLAGS := -isystem $(shell $(LLVM_CONFIG) --includedir)
+PTX_LLVM_LIBS := -L$(shell $(LLVM_CONFIG) --libdir) -lLLVM-14
+PTX_LIBS := -lzstd -llz4 -lm $(PTX_LLVM_LIBS)
 PTX_SRCS := $(wildcard $(PTX_DIR)/*.c)
 PTX_OBJS := $(patsubst $(PTX_DIR)/%.c,$(B)/libcuda/ptx/%.o,$(PTX_SRCS))
 
@@ -19,7 +23,8 @@ PTX_FENV_CFLAGS := -frounding-math -fno-fast-math
 PTX_VEC_CFLAGS := -fvect-cost-model=dynamic
 
 $(B)/libcuda/ptx/%.o: $(PTX_DIR)/%.c $(wildcard $(PTX_DIR)/*.h) | $(B)/libcuda/ptx/
-	$(call quiet,CC,$@)$(CC) $(USER_CFLAGS) $(PTX_FENV_CFLAGS) $(PTX_VEC_CFLAGS) -c $< -o $@
+	$(call quiet,CC,$@)$(CC) $(USER_CFLAGS) $(PTX_FENV_CFLAGS) $(PTX_VEC_CFLAGS) \
+		$(PTX_LLVM_CFLAGS) -c $< -o $@
 
 $(B)/libcuda/ptx/:
 	@mkdir -p $@

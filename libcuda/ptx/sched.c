@@ -4,8 +4,8 @@
  * scheduler (run a warp until it stops; switch at barriers, exits and
  * yields), CTA barriers, and faults.
  */
-#include "exec.h"
-#include "layout.h"
+#include "interp.h"
+#include "jit.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -35,6 +35,7 @@ void ptx_worker_destroy(struct ptx_worker *wk)
 	for (uint32_t i = 0; i < wk->nslots; i++)
 		free_slot(&wk->slots[i]);
 	free(wk->slots);
+	jit_worker_free(wk);
 	free(wk);
 }
 
@@ -51,13 +52,22 @@ void ptx_worker_count(struct ptx_worker *wk, uint64_t *counter)
 
 /* ---- faults ---- */
 
-static void thread_of(const struct warp *w, uint32_t lane, uint32_t out[3])
+const struct xinsn *xfault_located(struct warp *w, const struct xinsn *ip)
 {
-	const uint32_t *b = w->cta->launch->block;
-	uint32_t t = w->index * WARP_SIZE + lane;
-	out[0] = t % b[0];
-	out[1] = t / b[0] % b[1];
-	out[2] = t / (b[0] * b[1]);
+	struct cta *cta = w->cta;
+	w->state = WARP_FAULTED;
+	if (cta->located || !cta->rt.faulted)
+		return NULL;
+	cta->located = true;
+	if (ip && ip->src && ip->func) {
+		struct ptx_fault *f = cta->rt.fault;
+		const struct ir_sym *fn = ip->func->ir->sym;
+		size_t len = strnlen(f->message, sizeof(f->message));
+		struct msgbuf m = { f->message, sizeof(f->message), len };
+		msg_printf(&m, " (%s:%u, in %s)", fn->module->name,
+			   ip->src->line, fn->name);
+	}
+	return NULL;
 }
 
 const struct xinsn *xfault(struct warp *w, const struct xinsn *ip,
@@ -65,39 +75,32 @@ const struct xinsn *xfault(struct warp *w, const struct xinsn *ip,
 			   uint64_t addr, const char *fmt, ...)
 {
 	struct cta *cta = w->cta;
-	w->state = WARP_FAULTED;
-	if (cta->faulted)
-		return NULL;
-	cta->faulted = true;
-	struct ptx_fault *f = cta->fault;
-	f->kind = kind;
-	f->addr = addr;
-	memcpy(f->cta, cta->ctaid, sizeof(f->cta));
-	thread_of(w, lane, f->thread);
-	struct msgbuf m = { f->message, sizeof(f->message), 0 };
-	va_list ap;
-	va_start(ap, fmt);
-	msg_vprintf(&m, fmt, ap);
-	va_end(ap);
-	if (ip && ip->src && ip->func) {
-		const struct ir_sym *fn = ip->func->ir->sym;
-		msg_printf(&m, " (%s:%u, in %s)", fn->module->name,
-			   ip->src->line, fn->name);
+	if (!cta->rt.faulted) {
+		va_list ap;
+		va_start(ap, fmt);
+		rt_vfault(&cta->rt, kind, warp_thread(w, lane), addr, fmt, ap);
+		va_end(ap);
 	}
-	return NULL;
+	return xfault_located(w, ip);
 }
 
-/* ---- barriers ---- */
+/* ---- barriers: the helpers count, the scheduler parks and wakes ---- */
 
-static uint32_t barrier_expected(const struct cta *cta, const struct barrier *b)
+static uint32_t live_threads(const struct cta *cta)
 {
-	return b->expected ? b->expected : cta->live_warps * WARP_SIZE;
+	return cta->live_warps * WARP_SIZE;
+}
+
+static uint32_t barrier_expected(const struct cta *cta, uint32_t id)
+{
+	uint32_t e = cta->bars[id].expected;
+	return e ? e : live_threads(cta);
 }
 
 static void barrier_release(struct cta *cta, uint32_t id)
 {
-	struct barrier *b = &cta->bars[id];
-	for (uint32_t i = 0; i < cta->nwarps; i++) {
+	struct rt_barrier *b = &cta->bars[id];
+	for (uint32_t i = 0; i < cta->rt.nwarps; i++) {
 		struct warp *w = &cta->warps[i];
 		if (w->state != WARP_AT_BARRIER || w->bar_id != id)
 			continue;
@@ -113,13 +116,12 @@ static void barrier_release(struct cta *cta, uint32_t id)
 			*(uint32_t *)d = v ? FULL_MASK : 0;
 		}
 	}
-	*b = (struct barrier){ .red_and = 1 };
+	rt_barrier_reset(b);
 }
 
 static bool barrier_check(struct cta *cta, uint32_t id)
 {
-	struct barrier *b = &cta->bars[id];
-	if (!b->arrived || b->arrived < barrier_expected(cta, b))
+	if (!rt_barrier_complete(&cta->bars[id], live_threads(cta)))
 		return false;
 	barrier_release(cta, id);
 	return true;
@@ -128,10 +130,7 @@ static bool barrier_check(struct cta *cta, uint32_t id)
 bool barrier_arrive(struct warp *w, uint32_t id, uint32_t threads, bool wait)
 {
 	struct cta *cta = w->cta;
-	struct barrier *b = &cta->bars[id];
-	if (threads)
-		b->expected = threads;
-	b->arrived += WARP_SIZE;
+	rt_barrier_arrive(&cta->bars[id], WARP_SIZE, threads);
 	if (wait) {
 		w->state = WARP_AT_BARRIER;
 		w->bar_id = id;
@@ -146,7 +145,7 @@ void warp_finish(struct warp *w)
 	w->state = WARP_DONE;
 	w->live = 0;
 	cta->live_warps--;
-	for (uint32_t id = 0; id < MAX_BARRIERS; id++)
+	for (uint32_t id = 0; id < RT_MAX_BARRIERS; id++)
 		barrier_check(cta, id);
 }
 
@@ -199,17 +198,17 @@ bool warp_grow_regs(struct warp *w, uint64_t need)
 static bool reserve(struct cta_slot *sl, const struct cta *cta,
 		    uint32_t nslots)
 {
-	const struct ptx_kernel *k = cta->kernel;
-	uint64_t sregs = (uint64_t)nslots * LANE_BYTES * cta->nwarps;
-	if (!reserve_warps(sl, cta->nwarps) ||
-	    !grow((void **)&sl->shared, &sl->shared_cap, cta->shared_size) ||
-	    !grow((void **)&sl->local, &sl->local_cap, cta->local_size) ||
+	const struct ptx_kernel *k = cta->rt.kernel;
+	uint64_t sregs = (uint64_t)nslots * LANE_BYTES * cta->rt.nwarps;
+	if (!reserve_warps(sl, cta->rt.nwarps) ||
+	    !grow((void **)&sl->shared, &sl->shared_cap, cta->rt.shared_size) ||
+	    !grow((void **)&sl->local, &sl->local_cap, cta->rt.local_size) ||
 	    !grow((void **)&sl->sregs, &sl->sregs_cap, sregs))
 		return false;
-	for (uint32_t i = 0; i < cta->nwarps; i++) {
+	for (uint32_t i = 0; i < cta->rt.nwarps; i++) {
 		struct warp *w = &sl->warps[i];
 		w->frame = 0;
-		if (!warp_grow_regs(w, k->regs_stride))
+		if (!warp_grow_regs(w, k->interp->regs_stride))
 			return false;
 		if (!w->stack_cap) {
 			struct stack_entry e = { 0 };
@@ -222,9 +221,9 @@ static bool reserve(struct cta_slot *sl, const struct cta *cta,
 
 static void init_warp(struct cta *cta, struct warp *w, uint32_t index)
 {
-	const struct ptx_kernel *k = cta->kernel;
+	const struct ptx_kernel *k = cta->rt.kernel;
 	uint32_t first = index * WARP_SIZE;
-	uint32_t n = cta->nthreads - first;
+	uint32_t n = cta->rt.nthreads - first;
 	w->cta = cta;
 	w->index = index;
 	w->live = n >= WARP_SIZE ? FULL_MASK : (1u << n) - 1;
@@ -238,20 +237,20 @@ static void init_warp(struct cta *cta, struct warp *w, uint32_t index)
 	warp_push(w, &base);	/* capacity reserved */
 	w->frame = 0;
 	w->local_base = 0;
-	w->func = k->entry;
-	w->ip = k->entry->code;
+	w->func = k->interp->entry;
+	w->ip = k->interp->entry->code;
 	w->base[SEL_FRAME] = (uintptr_t)w->regs;
 	w->base[SEL_SREG] = (uintptr_t)w->sregs;
 	w->base[SEL_ABS] = 0;
 	w->base[3] = 0;
-	memset(w->regs, 0, k->entry->frame_size);
+	memset(w->regs, 0, k->interp->entry->frame_size);
 	for (uint32_t l = 0; l < WARP_SIZE; l++)
-		w->lane_local[l] = cta->local + (first + l) * k->local_stride;
+		w->lane_local[l] = cta->rt.local + (first + l) * k->layout.local_stride;
 	w->bar_dst = 0;
 	sreg_fill(w);
 }
 
-static bool check_launch(const struct ptx_launch *l, struct ptx_fault *f)
+bool launch_is_valid(const struct ptx_launch *l, struct ptx_fault *f)
 {
 	const char *why = NULL;
 	uint64_t threads = (uint64_t)l->block[0] * l->block[1] * l->block[2];
@@ -300,7 +299,7 @@ static void run_warp_counted(struct warp *w, uint64_t *count)
 
 static void run_one(struct warp *w)
 {
-	uint64_t *count = w->cta->worker->lane_insns;
+	uint64_t *count = w->cta->rt.worker->lane_insns;
 	if (count)
 		run_warp_counted(w, count);
 	else
@@ -312,7 +311,7 @@ static void run_one(struct warp *w)
  * warp stops running, which even an endless loop does now and then. */
 static bool cta_killed(struct cta *cta)
 {
-	const atomic_bool *kill = cta->launch->kill;
+	const atomic_bool *kill = cta->rt.launch->kill;
 	if (!kill || !atomic_load_explicit(kill, memory_order_relaxed))
 		return false;
 	xfault(&cta->warps[0], NULL, PTX_FAULT_KILLED, 0, 0,
@@ -324,13 +323,13 @@ static bool run_cta(struct cta *cta)
 {
 	for (;;) {
 		bool ran = false;
-		for (uint32_t i = 0; i < cta->nwarps; i++) {
+		for (uint32_t i = 0; i < cta->rt.nwarps; i++) {
 			struct warp *w = &cta->warps[i];
 			if (w->state != WARP_RUNNABLE)
 				continue;
 			run_one(w);
 			ran = true;
-			if (cta->faulted || cta_killed(cta))
+			if (cta->rt.faulted || cta_killed(cta))
 				return false;
 		}
 		if (!cta->live_warps)
@@ -339,27 +338,28 @@ static bool run_cta(struct cta *cta)
 			break;
 	}
 	struct warp *w = NULL;
-	for (uint32_t i = 0; i < cta->nwarps && !w; i++)
+	for (uint32_t i = 0; i < cta->rt.nwarps && !w; i++)
 		if (cta->warps[i].state == WARP_AT_BARRIER)
 			w = &cta->warps[i];
 	xfault(w ? w : &cta->warps[0], w ? w->ip : NULL,
 	       PTX_FAULT_ILLEGAL_INSTRUCTION, 0, 0,
 	       "barrier %u never completes: %u of %u threads arrived",
 	       w ? w->bar_id : 0, w ? cta->bars[w->bar_id].arrived : 0,
-	       w ? barrier_expected(cta, &cta->bars[w->bar_id]) : 0);
+	       w ? barrier_expected(cta, w->bar_id) : 0);
 	return false;
 }
 
 static void start_cta(struct cta *cta, uint64_t linear)
 {
-	cta_coords(cta->launch, linear, cta->ctaid);
-	cta->faulted = false;
-	cta->live_warps = cta->nwarps;
-	for (uint32_t i = 0; i < MAX_BARRIERS; i++)
-		cta->bars[i] = (struct barrier){ .red_and = 1 };
-	if (cta->shared_size)
-		memset(cta->shared, 0, cta->shared_size);
-	for (uint32_t i = 0; i < cta->nwarps; i++)
+	cta_coords(cta->rt.launch, linear, cta->rt.ctaid);
+	cta->rt.faulted = false;
+	cta->located = false;
+	cta->live_warps = cta->rt.nwarps;
+	for (uint32_t i = 0; i < RT_MAX_BARRIERS; i++)
+		rt_barrier_reset(&cta->bars[i]);
+	if (cta->rt.shared_size)
+		memset(cta->rt.shared, 0, cta->rt.shared_size);
+	for (uint32_t i = 0; i < cta->rt.nwarps; i++)
 		init_warp(cta, &cta->warps[i], i);
 }
 
@@ -396,29 +396,30 @@ static bool prepare_slot(struct ptx_worker *wk, struct cta_slot *sl,
 	const struct ptx_kernel *k = launch->kernel;
 	struct cta *cta = &sl->cta;
 	memset(cta, 0, sizeof(*cta));
-	cta->launch = launch;
-	cta->kernel = k;
-	cta->worker = wk;
-	cta->fault = fault;
-	cta->nthreads = launch->block[0] * launch->block[1] * launch->block[2];
-	cta->nwarps = (cta->nthreads + WARP_SIZE - 1) / WARP_SIZE;
-	cta->shared_size = launch->dynamic_shared_size ?
-				   k->dyn_shared_offset +
+	cta->rt.launch = launch;
+	cta->rt.kernel = k;
+	cta->rt.worker = wk;
+	cta->rt.smid = wk->smid;
+	cta->rt.fault = fault;
+	cta->rt.nthreads = launch->block[0] * launch->block[1] * launch->block[2];
+	cta->rt.nwarps = (cta->rt.nthreads + WARP_SIZE - 1) / WARP_SIZE;
+	cta->rt.shared_size = launch->dynamic_shared_size ?
+				   k->layout.dyn_shared_offset +
 					   (uint64_t)launch->dynamic_shared_size :
 				   k->info.static_shared_size;
-	if (k->reserved_smem) {
-		cta->reserved_smem = ALIGN_UP(cta->shared_size, 16);
-		cta->shared_size = cta->reserved_smem + RESERVED_SMEM;
+	if (k->layout.reserved_smem) {
+		cta->rt.reserved_smem = ALIGN_UP(cta->rt.shared_size, 16);
+		cta->rt.shared_size = cta->rt.reserved_smem + RESERVED_SMEM;
 	}
-	cta->local_size = (uint64_t)cta->nwarps * WARP_SIZE * k->local_stride;
-	if (!reserve(sl, cta, k->prog->nsreg_slots))
-		return setup_fault(fault, "warps", cta->nwarps);
+	cta->rt.local_size = (uint64_t)cta->rt.nwarps * WARP_SIZE * k->layout.local_stride;
+	if (!reserve(sl, cta, k->prog->interp->nsreg_slots))
+		return setup_fault(fault, "warps", cta->rt.nwarps);
 	cta->warps = sl->warps;
-	cta->shared = sl->shared;
-	cta->local = sl->local;
-	for (uint32_t i = 0; i < cta->nwarps; i++)
+	cta->rt.shared = sl->shared;
+	cta->rt.local = sl->local;
+	for (uint32_t i = 0; i < cta->rt.nwarps; i++)
 		sl->warps[i].sregs = sl->sregs + (uint64_t)i *
-						 k->prog->nsreg_slots *
+						 k->prog->interp->nsreg_slots *
 						 LANE_BYTES;
 	return true;
 }
@@ -428,13 +429,13 @@ static bool prepare_slot(struct ptx_worker *wk, struct cta_slot *sl,
 static bool cta_round(struct cta *cta, bool *done)
 {
 	bool ran = false;
-	for (uint32_t i = 0; i < cta->nwarps; i++) {
+	for (uint32_t i = 0; i < cta->rt.nwarps; i++) {
 		struct warp *w = &cta->warps[i];
 		if (w->state != WARP_RUNNABLE)
 			continue;
 		run_one(w);
 		ran = true;
-		if (cta->faulted || cta_killed(cta))
+		if (cta->rt.faulted || cta_killed(cta))
 			return false;
 	}
 	*done = !cta->live_warps;
@@ -452,7 +453,7 @@ static bool run_resident(struct ptx_worker *wk, uint64_t first,
 		start_cta(&wk->slots[i].cta, first + i);
 	bool *done = calloc(count, sizeof(bool));
 	if (!done)
-		return setup_fault(wk->slots[0].cta.fault, "CTAs", count);
+		return setup_fault(wk->slots[0].cta.rt.fault, "CTAs", count);
 	bool ok = true;
 	while (live && ok) {
 		for (uint64_t i = 0; i < count && ok; i++) {
@@ -466,10 +467,10 @@ static bool run_resident(struct ptx_worker *wk, uint64_t first,
 	return ok;
 }
 
-bool ptx_run_ctas(struct ptx_worker *wk, const struct ptx_launch *launch,
-		  uint64_t first, uint64_t count, struct ptx_fault *fault)
+bool interp_run_ctas(struct ptx_worker *wk, const struct ptx_launch *launch,
+		     uint64_t first, uint64_t count, struct ptx_fault *fault)
 {
-	if (!check_launch(launch, fault))
+	if (!launch_is_valid(launch, fault))
 		return false;
 	bool coop = launch->flags & PTX_LAUNCH_COOPERATIVE;
 	uint64_t resident = coop ? count : 1;

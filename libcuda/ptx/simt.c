@@ -3,7 +3,7 @@
  * The SIMT stack of a warp: divergence, reconvergence, calls and the
  * removal of lanes that return or exit. See exec.h for the scheme.
  */
-#include "exec.h"
+#include "interp.h"
 
 #include <stdlib.h>
 

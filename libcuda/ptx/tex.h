@@ -7,7 +7,7 @@
 #ifndef VCUDA_PTX_TEX_H
 #define VCUDA_PTX_TEX_H
 
-#include "exec.h"
+#include "lower.h"
 
 enum texobj_kind { TEXOBJ_FREE, TEXOBJ_TEXTURE, TEXOBJ_SURFACE };
 

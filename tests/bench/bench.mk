@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: MIT
-# Benchmarks (make bench): the interpreter on one core against C -O3
-# (tools/bench, build/bench/interp.tsv), then tests/bench/run-bench: the
+# Benchmarks (make bench): the JIT and the interpreter against C -O3
+# -march=native -fopenmp on six kernels (tools/bench/exec_bench.c,
+# build/bench/executors.tsv), the interpreter's lane-instruction rates
+# (build/bench/interp.tsv), then tests/bench/run-bench: the
 # executor on the host and the whole stack in the VM
 # (build/bench/results.tsv).
 
@@ -17,5 +19,6 @@ ALL_TARGETS += $(BENCH_VM)
 bench:
 	@$(MAKE) --no-print-directory deps
 	@$(BUILD_ALL)
+	@$(MAKE) --no-print-directory bench-exec
 	@$(MAKE) --no-print-directory bench-interp
 	$(TOP)/tests/bench/run-bench

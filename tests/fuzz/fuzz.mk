@@ -12,6 +12,7 @@ FUZZ_OUT := $(B)/tests/fuzz
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer
 FUZZ_CFLAGS := $(USER_CFLAGS) -O1 $(FUZZ_SAN) $(PTX_FENV_CFLAGS) \
+	$(PTX_LLVM_CFLAGS) \
 	-I$(PTX_DIR) -I$(FUZZ_DIR)
 FUZZ_PTX_OBJS := $(patsubst $(PTX_DIR)/%.c,$(FUZZ_OUT)/ptx/%.o,$(PTX_SRCS))
 # Seeds: the corpus's small PTX texts and its fatbins. Time: 30 s + 20 s.

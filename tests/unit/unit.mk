@@ -39,9 +39,13 @@ $(UNIT_OUT)/test_%: $(UNIT_OUT)/test_%.o $(UNIT_COMMON) $(PTX_LIB) | \
 .PHONY: unit-tests run-unit-tests
 unit-tests: $(UNIT_TESTS)
 
+# Every test on the default executor (the JIT where it compiles a
+# kernel), then on the interpreter, the reference.
 run-unit-tests: $(UNIT_TESTS)
 	@fail=0; for t in $(UNIT_TESTS); do \
-		echo "== $$t"; $$t || fail=1; done; exit $$fail
+		echo "== $$t"; $$t || fail=1; \
+		echo "== $$t (VCUDA_EXECUTOR=interp)"; \
+		VCUDA_EXECUTOR=interp $$t || fail=1; done; exit $$fail
 
 ALL_TARGETS += $(UNIT_TESTS)
 include $(TOP)/tests/ptx/gpu/gpu.mk

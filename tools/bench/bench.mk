@@ -37,3 +37,40 @@ bench-interp: $(IBENCH) $(IBENCH_PTX)
 	@$(IBENCH) $(B)/bench/interp.tsv
 
 ALL_TARGETS += $(IBENCH) $(IBENCH_PTX)
+
+# The executor benchmark (tools/bench/exec_bench.c): the six kernels of
+# six.cu on the JIT and the interpreter, on one and on every worker,
+# against six_c.c built as a C programmer builds for speed. Numbers in
+# build/bench/executors.tsv.
+#
+#   make bench-exec
+EBENCH_OUT := $(B)/bench/exec
+EBENCH := $(EBENCH_OUT)/exec-bench
+EBENCH_PTX := $(EBENCH_OUT)/six.sm75.ptx
+
+$(EBENCH_OUT)/:
+	@mkdir -p $@
+
+$(EBENCH_PTX): $(IBENCH_DIR)/six.cu | $(EBENCH_OUT)/
+	$(call quiet,NVCC,$@)$(NVCC) -O3 -ptx -arch=compute_75 $< -o $@
+
+$(EBENCH_OUT)/six_c.o: $(IBENCH_DIR)/six_c.c $(IBENCH_DIR)/six_c.h | \
+		$(EBENCH_OUT)/
+	$(call quiet,CC,$@)$(CC) $(USER_CFLAGS) -O3 -march=native -fopenmp \
+		-c $< -o $@
+
+$(EBENCH_OUT)/exec_bench.o: $(IBENCH_DIR)/exec_bench.c $(IBENCH_DIR)/six_c.h \
+		$(wildcard $(PTX_DIR)/*.h) | $(EBENCH_OUT)/
+	$(call quiet,CC,$@)$(CC) $(USER_CFLAGS) -I$(PTX_DIR) $(PTX_LLVM_CFLAGS) \
+		-fopenmp -DBENCH_SIX_PTX='"$(EBENCH_PTX)"' -c $< -o $@
+
+$(EBENCH): $(EBENCH_OUT)/exec_bench.o $(EBENCH_OUT)/six_c.o $(PTX_LIB) | \
+		$(EBENCH_PTX)
+	$(call quiet,LD,$@)$(CC) $(USER_LDFLAGS) -fopenmp -o $@ $^ $(PTX_LIBS) \
+		-lpthread
+
+.PHONY: bench-exec
+bench-exec: $(EBENCH) $(EBENCH_PTX)
+	@$(EBENCH) $(B)/bench/executors.tsv
+
+ALL_TARGETS += $(EBENCH) $(EBENCH_PTX)

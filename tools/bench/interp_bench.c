@@ -11,7 +11,7 @@
  *   kernel  lane_insns  interp_s  lane_insns_per_s  c_s  slowdown
  */
 #include "baseline.h"
-#include "exec.h"
+#include "interp.h"
 #include "ptx.h"
 
 #include <math.h>

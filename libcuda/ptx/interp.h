@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The interpreter's executable form and run-time state.
+ * The interpreter's executable form and run-time state (the
+ * back-end-neutral program is program.h, the lowering interface lower.h,
+ * the run-time helpers rt.h).
  *
  * Each kernel is lowered (lower.c), together with every function it can
  * call, into arrays of struct xinsn: pre-decoded instructions, each with
@@ -32,21 +34,17 @@
  * CTA's shared block; local addresses are offsets into each thread's
  * local stack; kernel parameters are offsets into the launch's buffer.
  */
-#ifndef VCUDA_PTX_EXEC_H
-#define VCUDA_PTX_EXEC_H
+#ifndef VCUDA_PTX_INTERP_H
+#define VCUDA_PTX_INTERP_H
 
-#include "ir.h"
-#include "ptx.h"
+#include "bits.h"
+#include "program.h"
+#include "rt.h"
 
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 
-#define WARP_SIZE 32
-/* Shared memory the system reserves in each CTA (sm_80+; cooperative
- * groups keeps scratch there), after the kernel's own. */
-#define RESERVED_SMEM 1024u
-#define FULL_MASK 0xffffffffu
 #define LANE_BYTES (WARP_SIZE * sizeof(uint64_t))
 /* Taken backward branches before a warp yields to the others. */
 #define BRANCH_BUDGET (1u << 14)
@@ -116,28 +114,21 @@ struct xfunc {
 	struct xinsn *code;
 	uint32_t ncode;
 	uint32_t frame_size;	/* register frame bytes */
-	uint32_t local_size;	/* own per-lane local frame bytes */
-	uint64_t stack_size;	/* local_size plus the deepest callee's */
+	uint32_t local_size;	/* own local frame bytes (kernel layout) */
 	uint64_t regs_size;	/* frame_size plus the deepest callee's */
+	struct xcall_arg *param_args;	/* where parameters arrive */
+	struct xcall_arg *ret_args;	/* where return values are left */
 	bool recursive;
 	uint32_t *reg_off;	/* IR register -> frame offset */
 	uint32_t id;		/* index in its kernel's function table */
 };
 
-/* Per-kernel layout and code. */
-struct ptx_kernel {
-	struct ptx_program *prog;
-	struct ir_sym *sym;
-	struct ptx_kernel_info info;
-	struct ptx_param_info *params;
+/* The interpreter's code of one kernel (ptx_kernel.interp). */
+struct interp_kernel {
 	struct xfunc **funcs;		/* by program function id, lazily */
 	uint32_t nfuncs;
 	struct xfunc *entry;
-	uint32_t dyn_shared_offset;	/* start of dynamic shared memory */
-	uint64_t local_stride;		/* per-thread local bytes */
 	uint64_t regs_stride;		/* per-warp register bytes */
-	bool reserved_smem;		/* reads %reserved_smem_offset_* */
-	struct ptx_kernel *next;
 };
 
 /* Special-register slots: program-wide numbering of the ones used. */
@@ -153,25 +144,26 @@ struct reloc_fixup {
 	int64_t addend;
 };
 
-struct ptx_program {
-	struct ir_module **modules;
-	uint32_t nmodules;
-	struct arena arena;		/* link results, lowered code */
-	struct ir_sym **funcs;		/* defined functions, by id */
-	uint32_t nfuncs;
-	bool *addr_taken;		/* by function id: used as a value */
-	struct ir_sym **vars;		/* defined .global/.const variables */
-	uint32_t nvars;
-	struct strmap globals;		/* linked name -> definition */
-	struct ptx_kernel *kernels;
+/* The interpreter's program-wide pools (ptx_program.interp). */
+struct interp_program {
 	struct sreg_slot *sreg_slots;
 	uint32_t nsreg_slots;
 	uint32_t sreg_slot_cap;
 	struct const_chunk *consts;
 	struct strmap const_map;	/* value bits -> lanes */
 	struct vec fixups;		/* struct reloc_fixup */
-	bool placed;
 };
+
+/* ptx_run_ctas on the interpreter (sched.c); backend.c dispatches. */
+bool interp_run_ctas(struct ptx_worker *wk, const struct ptx_launch *launch,
+		     uint64_t first, uint64_t count, struct ptx_fault *fault);
+
+/* Builds the interpreter's code of @k (lower.c). */
+bool interp_lower_kernel(struct ptx_kernel *k, struct msgbuf *log,
+			 int *status);
+/* Patches the addresses of placed variables into the code. */
+void interp_apply_fixups(struct ptx_program *prog);
+void interp_program_free(struct ptx_program *prog);
 
 /* ---- run-time state ---- */
 
@@ -196,6 +188,7 @@ enum warp_state {
 };
 
 struct cta;
+struct jit_worker;
 
 struct warp {
 	uintptr_t base[4];	/* xref bases: frame, sregs, 0, unused */
@@ -223,32 +216,14 @@ struct warp {
 	uint8_t bar_redop;
 };
 
-enum { MAX_BARRIERS = 16 };
 
-struct barrier {
-	uint32_t arrived;	/* threads (32 per warp) */
-	uint32_t expected;	/* 0: all live threads */
-	uint32_t waiting;	/* warps blocked on it */
-	uint32_t red_popc, red_and, red_or;
-};
 
 struct cta {
-	const struct ptx_launch *launch;
-	const struct ptx_kernel *kernel;
-	struct ptx_worker *worker;
-	uint32_t ctaid[3];
-	uint32_t nthreads, nwarps;
-	uint8_t *shared;
-	uint64_t shared_size;
-	uint64_t reserved_smem;	/* start of the reserved region, if any */
-	uint8_t *local;		/* all threads' local stacks */
-	uint64_t local_size;
+	struct rt_cta rt;	/* what the run-time helpers see */
 	struct warp *warps;
-	struct barrier bars[MAX_BARRIERS];
+	struct rt_barrier bars[RT_MAX_BARRIERS];
 	uint32_t live_warps;
-	bool faulted;
-	struct ptx_fault *fault;
-	const struct ptx_mem_range *last_range;
+	bool located;		/* the fault message names its instruction */
 };
 
 /* The memory of one resident CTA: kept by the worker across launches. */
@@ -269,7 +244,11 @@ struct ptx_worker {
 	uint32_t nslots;
 	uint32_t smid;
 	uint64_t *lane_insns;	/* counting: lane-instructions, or NULL */
+	struct jit_worker *jit;	/* the JIT's CTA memory (jit_run.c) */
 };
+
+/* Checks a launch's configuration (sched.c); false with @f filled. */
+bool launch_is_valid(const struct ptx_launch *l, struct ptx_fault *f);
 
 /*
  * Counts the lane-instructions (active lanes of each executed
@@ -303,101 +282,15 @@ static inline uint32_t xmask(struct warp *w, const struct xinsn *ip)
 	for (uint32_t _m = (m), l; _m && ((l = (uint32_t)__builtin_ctz(_m)), 1); \
 	     _m &= _m - 1)
 
-static inline float f32_of(uint64_t v)
-{
-	float f;
-	uint32_t b = (uint32_t)v;
-	memcpy(&f, &b, 4);
-	return f;
-}
-
-static inline uint64_t bits_f32(float f)
-{
-	uint32_t b;
-	memcpy(&b, &f, 4);
-	return b;
-}
-
-static inline double f64_of(uint64_t v)
-{
-	double d;
-	memcpy(&d, &v, 8);
-	return d;
-}
-
-static inline uint64_t bits_f64(double d)
-{
-	uint64_t b;
-	memcpy(&b, &d, 8);
-	return b;
-}
+/* Stops the warp after a run-time helper faulted: adds the instruction's
+ * place to the CTA's fault message. Returns NULL. */
+const struct xinsn *xfault_located(struct warp *w, const struct xinsn *ip);
 
 /* Stops the warp with a fault; returns NULL for the handler to return. */
 const struct xinsn *xfault(struct warp *w, const struct xinsn *ip,
 			   enum ptx_fault_kind kind, uint32_t lane,
 			   uint64_t addr, const char *fmt, ...)
 	__attribute__((format(printf, 6, 7)));
-
-/* ---- lowering ---- */
-
-struct lower_ctx {
-	struct ptx_program *prog;
-	struct ptx_kernel *kernel;
-	struct xfunc *xf;
-	const struct ir_func *f;
-	const struct ir_module *m;
-	const struct ir_insn *in;	/* being lowered */
-	struct vec code;		/* struct xinsn */
-	struct vec branch_fix;		/* struct branch_fix */
-	struct msgbuf *log;
-	int status;
-	uint32_t scratch;		/* frame offset of a sink register */
-};
-
-/* One handler family: returns false after lower_fail/unsupported. */
-typedef bool (*lower_fn)(struct lower_ctx *c, const struct ir_insn *in);
-
-struct xinsn *emit(struct lower_ctx *c, xhandler fn);
-bool lower_unsupported(struct lower_ctx *c, const char *why);
-bool lower_nomem(struct lower_ctx *c);
-
-/* Operand references. @type: the instruction type the value is read as. */
-bool ref_src(struct lower_ctx *c, const struct ir_operand *o, unsigned type,
-	     xref *out);
-bool ref_dst(struct lower_ctx *c, const struct ir_operand *o, xref *out);
-xref ref_const(struct lower_ctx *c, uint64_t value);
-/* An address operand: base reference + offset + space class. */
-bool ref_addr(struct lower_ctx *c, const struct ir_operand *o,
-	      unsigned ir_space, xref *base, int64_t *offset,
-	      enum xspace *space, bool *frame_rel);
-const struct xfunc *lower_function(struct lower_ctx *c, struct ir_sym *fn);
-unsigned reg_type(const struct lower_ctx *c, const struct ir_operand *o);
-
-/* Per-family lowerers (exec_*.c). */
-bool lower_int(struct lower_ctx *c, const struct ir_insn *in);
-bool lower_float(struct lower_ctx *c, const struct ir_insn *in);
-bool lower_cvt(struct lower_ctx *c, const struct ir_insn *in);
-bool lower_mov(struct lower_ctx *c, const struct ir_insn *in);
-bool lower_cmp(struct lower_ctx *c, const struct ir_insn *in);
-bool lower_mem(struct lower_ctx *c, const struct ir_insn *in);
-bool lower_atom(struct lower_ctx *c, const struct ir_insn *in);
-bool lower_ctrl(struct lower_ctx *c, const struct ir_insn *in);
-bool lower_warp(struct lower_ctx *c, const struct ir_insn *in);
-bool lower_mbarrier(struct lower_ctx *c, const struct ir_insn *in);
-/* .cc/addc/subc/madc and add/sub/mad .sat (exec_carry.c) */
-bool lower_carry(struct lower_ctx *c, const struct ir_insn *in);
-bool lower_saturating(struct lower_ctx *c, const struct ir_insn *in);
-/* Texture and surface instructions (exec_tex.c, exec_surf.c). */
-bool lower_tex(struct lower_ctx *c, const struct ir_insn *in);
-bool lower_surf(struct lower_ctx *c, const struct ir_insn *in);
-/* wmma, mma, ldmatrix (exec_mma.c) */
-bool lower_matrix(struct lower_ctx *c, const struct ir_insn *in);
-/* SIMD video instructions and dp2a (exec_video.c) */
-bool lower_video(struct lower_ctx *c, const struct ir_insn *in);
-
-/* Control handlers that lower.c places itself. */
-const struct xinsn *x_reconv(struct warp *w, const struct xinsn *ip);
-const struct xinsn *x_ret(struct warp *w, const struct xinsn *ip);
 
 /* Memory checks (exec_mem.c), used by atomics too. */
 uint8_t *mem_host(struct warp *w, const struct xinsn *ip, enum xspace sp,
@@ -429,5 +322,11 @@ bool barrier_arrive(struct warp *w, uint32_t id, uint32_t threads,
 /* Special registers (exec_sreg.c). */
 uint32_t sreg_slot(struct ptx_program *prog, unsigned sreg, unsigned comp);
 void sreg_fill(struct warp *w);
+
+/* Linear index in the CTA of @lane of @w. */
+static inline uint32_t warp_thread(const struct warp *w, uint32_t lane)
+{
+	return w->index * WARP_SIZE + lane;
+}
 
 #endif

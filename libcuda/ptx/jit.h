@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The LLVM back end: compiles a kernel from the IR (jit_emit.c) with
+ * LLVM's ORC LLJIT (jit_engine.c) into one native function per kernel,
+ * and runs CTAs with it (jit_run.c).
+ *
+ * Execution model. The compiled function runs every thread of a CTA, one
+ * after the other, each as straight-line scalar code; PTX registers are
+ * SSA values to LLVM. A CTA barrier (bar.sync) splits the kernel into
+ * regions: a thread that reaches a barrier saves its registers and the
+ * loop moves on to the next thread; once every thread has reached it,
+ * the driver calls the function again for the next region, where each
+ * thread restores its registers and continues. Threads that exit drop
+ * out, as they do from a GPU's barriers.
+ *
+ * What is not compiled (warp-level instructions, calls, textures, local
+ * memory, directed rounding, ...) makes the kernel run on the
+ * interpreter instead (backend.c), never fail.
+ */
+#ifndef VCUDA_PTX_JIT_H
+#define VCUDA_PTX_JIT_H
+
+#include "program.h"
+#include "rt.h"
+
+#include <llvm-c/Core.h>
+
+enum jit_state { JIT_UNTRIED = 0, JIT_READY, JIT_FAILED };
+
+/*
+ * What compiled code reads and writes, by byte offset (jit_emit.c uses
+ * offsetof): the C ABI between the driver and generated code.
+ */
+struct jit_cta {
+	struct rt_cta *rt;
+	uint8_t *shared;
+	const uint8_t *params;
+	uint64_t *save;		/* [thread][register] across barriers */
+	uint8_t *exited;	/* [thread]: 1 once it exited */
+	/* Per global access site: [lo, lo + len) of the writable range it
+	 * used last (sites[2 * i], sites[2 * i + 1]), checked inline. */
+	uint64_t *sites;
+	const atomic_bool *kill;	/* ptx_launch.kill, or a false flag */
+	uint32_t ntid[3];
+	uint32_t ctaid[3];
+	uint32_t nctaid[3];
+	uint32_t nthreads;
+	uint64_t shared_size;
+	int32_t next_region;	/* the barrier threads stopped at; -1 */
+	uint32_t nregs;
+};
+
+/* Runs threads of a CTA from @region (0: the start); 0, or 1 when a
+ * thread faulted (the fault is recorded). */
+typedef int32_t (*jit_entry_fn)(struct jit_cta *cta, int32_t region);
+
+struct jit_kernel {
+	jit_entry_fn entry;
+	uint32_t nregs;		/* registers saved at barriers */
+	uint32_t nsites;	/* global access sites */
+	void *tracker;		/* the engine's resource tracker */
+	double compile_s;	/* seconds it took */
+};
+
+/* ---- jit_emit.c ---- */
+
+/*
+ * Builds @k's function named @name into @mod; false with @why (static
+ * or in @whybuf) when the kernel uses something not compiled.
+ */
+bool jit_emit_kernel(const struct ptx_kernel *k, LLVMModuleRef mod,
+		     const char *name, struct jit_kernel *jk, char *whybuf,
+		     size_t whylen);
+
+/* ---- jit_engine.c ---- */
+
+/* Compiles @k; false with a reason in @why. Serialised internally. */
+bool jit_compile_kernel(struct ptx_kernel *k, char *why, size_t whylen);
+void jit_kernel_free(struct jit_kernel *jk);
+
+/* ---- jit_run.c ---- */
+
+bool jit_run_ctas(struct ptx_worker *wk, const struct ptx_launch *launch,
+		  uint64_t first, uint64_t count, struct ptx_fault *fault);
+void jit_worker_free(struct ptx_worker *wk);
+
+/* Helpers generated code calls (through their addresses). */
+uint8_t *jit_global(struct jit_cta *c, uint32_t thread, uint64_t addr,
+		    uint32_t size, uint32_t write, uint32_t line,
+		    uint32_t site);
+void jit_shared_fault(struct jit_cta *c, uint32_t thread, uint64_t addr,
+		      uint32_t size, uint32_t line);
+void jit_barrier_fault(struct jit_cta *c, uint32_t thread, uint32_t line);
+void jit_killed(struct jit_cta *c, uint32_t thread);
+
+#endif

@@ -1,0 +1,782 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The JIT's code generator: one LLVM function per kernel,
+ *
+ *	int32_t kernel(struct jit_cta *cta, int32_t region)
+ *
+ * looping over the CTA's threads. Each thread starts at the kernel's
+ * entry (region 0, registers zero, as the interpreter's) or, after a
+ * barrier, restores its registers and continues where region r starts.
+ * A barrier saves the thread's registers, notes the region, and moves on
+ * to the next thread; exit marks the thread exited. Blocks of the IR are
+ * LLVM blocks; a guarded instruction is a branch around it.
+ */
+#include "jit_emit.h"
+
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+bool jit_unsupported(struct emit *e, const char *what)
+{
+	if (e->why[0])
+		return false;
+	if (e->in)
+		snprintf(e->why, e->whylen, "%s:%u: %s (%s)",
+			 e->k->sym->module->name, e->in->line,
+			 ptx_opcode_name(e->in->op), what);
+	else
+		snprintf(e->why, e->whylen, "%s", what);
+	return false;
+}
+
+LLVMTypeRef jit_type(struct emit *e, unsigned t)
+{
+	if (t == PTX_T_PRED)
+		return e->i1;
+	if (t == PTX_T_F32)
+		return e->f32;
+	if (t == PTX_T_F64)
+		return e->f64;
+	switch (ptx_type_kind(t)) {
+	case TK_BIT:
+	case TK_UINT:
+	case TK_SINT:
+		break;
+	default:
+		return NULL;
+	}
+	switch (ptx_type_size(t)) {
+	case 1:
+		return e->i8;
+	case 2:
+		return e->i16;
+	case 4:
+		return e->i32;
+	case 8:
+		return e->i64;
+	default:
+		return NULL;
+	}
+}
+
+LLVMValueRef jit_const(struct emit *e, LLVMTypeRef t, uint64_t v)
+{
+	(void)e;
+	return LLVMConstInt(t, v, false);
+}
+
+LLVMValueRef jit_intrinsic(struct emit *e, const char *name,
+			   LLVMTypeRef *types, unsigned ntypes,
+			   LLVMValueRef *args, unsigned nargs)
+{
+	unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
+	LLVMValueRef fn = LLVMGetIntrinsicDeclaration(e->mod, id, types,
+						      ntypes);
+	LLVMTypeRef fnty = LLVMIntrinsicGetType(e->cx, id, types, ntypes);
+	return LLVMBuildCall2(e->b, fnty, fn, args, nargs, "");
+}
+
+LLVMValueRef jit_call_c(struct emit *e, LLVMTypeRef fnty, const void *addr,
+			LLVMValueRef *args, unsigned nargs)
+{
+	LLVMValueRef p = LLVMConstIntToPtr(
+		LLVMConstInt(e->i64, (uint64_t)(uintptr_t)addr, false),
+		LLVMPointerType(fnty, 0));
+	return LLVMBuildCall2(e->b, fnty, p, args, nargs, "");
+}
+
+LLVMValueRef jit_entry_copy(struct emit *e, LLVMValueRef init_ptr)
+{
+	LLVMBuilderRef b = LLVMCreateBuilderInContext(e->cx);
+	LLVMPositionBuilderBefore(b, LLVMGetBasicBlockTerminator(e->entry_bb));
+	LLVMValueRef slot = LLVMBuildAlloca(b, e->i64, "");
+	LLVMBuildStore(b, LLVMBuildLoad2(b, e->i64, init_ptr, ""), slot);
+	LLVMDisposeBuilder(b);
+	return slot;
+}
+
+void jit_invariant(struct emit *e, LLVMValueRef load)
+{
+	unsigned kind = LLVMGetMDKindIDInContext(e->cx, "invariant.load", 14);
+	LLVMSetMetadata(load, kind, LLVMMDNodeInContext(e->cx, NULL, 0));
+}
+
+/* ---- registers and operands ---- */
+
+/* Bits of a register (i64) read as @t. */
+static LLVMValueRef from_bits(struct emit *e, LLVMValueRef v, unsigned t)
+{
+	LLVMTypeRef ty = jit_type(e, t);
+	if (!ty)
+		return NULL;
+	if (t == PTX_T_F32)
+		return LLVMBuildBitCast(e->b, LLVMBuildTrunc(e->b, v, e->i32,
+							     ""), ty, "");
+	if (t == PTX_T_F64)
+		return LLVMBuildBitCast(e->b, v, ty, "");
+	if (t == PTX_T_PRED)
+		return LLVMBuildICmp(e->b, LLVMIntNE, v,
+				     jit_const(e, e->i64, 0), "");
+	return ty == e->i64 ? v : LLVMBuildTrunc(e->b, v, ty, "");
+}
+
+bool jit_set_bits(struct emit *e, const struct ir_operand *o,
+		  LLVMValueRef v, bool sign)
+{
+	if (o->kind == OPND_SINK)
+		return true;
+	if (o->kind != OPND_REG || o->comp)
+		return jit_unsupported(e, "destination");
+	const struct ir_reg *r = &e->f->regs[o->reg];
+	LLVMTypeRef vt = LLVMTypeOf(v);
+	if (r->type == PTX_T_PRED) {
+		if (vt != e->i1)
+			v = LLVMBuildICmp(e->b, LLVMIntNE, v,
+					  LLVMConstInt(vt, 0, false), "");
+	} else if (vt == e->i1 || LLVMGetIntTypeWidth(vt) < 64) {
+		v = sign && vt != e->i1 ? LLVMBuildSExt(e->b, v, e->i64, "") :
+					  LLVMBuildZExt(e->b, v, e->i64, "");
+	}
+	LLVMBuildStore(e->b, v, e->regs[o->reg]);
+	return true;
+}
+
+bool jit_set(struct emit *e, const struct ir_operand *o, LLVMValueRef v,
+	     unsigned t)
+{
+	if (t == PTX_T_F32)
+		v = LLVMBuildBitCast(e->b, v, e->i32, "");
+	else if (t == PTX_T_F64)
+		v = LLVMBuildBitCast(e->b, v, e->i64, "");
+	return jit_set_bits(e, o, v, ptx_type_is_signed(t));
+}
+
+static LLVMValueRef sreg_value(struct emit *e, const struct ir_operand *o)
+{
+	unsigned c = o->comp;
+	if (c > 2 && (o->reg == SREG_TID || o->reg == SREG_NTID ||
+		      o->reg == SREG_CTAID || o->reg == SREG_NCTAID))
+		return NULL;
+	switch (o->reg) {
+	case SREG_TID:
+		return c == 0 ? e->tx : c == 1 ? e->ty : e->tz;
+	case SREG_NTID:
+		return e->ntid[c];
+	case SREG_CTAID:
+		return e->ctaid[c];
+	case SREG_NCTAID:
+		return e->nctaid[c];
+	case SREG_LANEID:
+		return LLVMBuildAnd(e->b, e->tid, jit_const(e, e->i32, 31), "");
+	case SREG_WARPID:
+		return LLVMBuildLShr(e->b, e->tid, jit_const(e, e->i32, 5), "");
+	case SREG_NWARPID:
+		return jit_const(e, e->i32, 64);
+	default:
+		return NULL;
+	}
+}
+
+/* The address a symbol operand stands for, as the interpreter sees it. */
+static bool symbol_value(struct emit *e, const struct ir_operand *o,
+			 uint64_t *v)
+{
+	const struct ir_sym *s = o->sym ? o->sym->def : NULL;
+	uint64_t off;
+	if (!s || s->kind != SYM_VAR)
+		return false;
+	if (s->space == SPACE_GLOBAL || s->space == SPACE_CONST) {
+		if (!e->k->prog->placed)
+			return false;
+		*v = s->location + (uint64_t)o->offset;
+		return true;
+	}
+	if (s->space == SPACE_SHARED && layout_offset(e->k, s, &off)) {
+		*v = off + (uint64_t)o->offset;
+		return true;
+	}
+	return false;
+}
+
+LLVMValueRef jit_get(struct emit *e, const struct ir_operand *o, unsigned t)
+{
+	LLVMValueRef v = NULL;
+	uint64_t bits;
+	switch (o->kind) {
+	case OPND_REG:
+		if (o->comp || e->f->regs[o->reg].vec > 1)
+			break;
+		v = LLVMBuildLoad2(e->b, e->f->regs[o->reg].type ==
+					 PTX_T_PRED ? e->i1 : e->i64,
+				   e->regs[o->reg], "");
+		if (e->f->regs[o->reg].type == PTX_T_PRED) {
+			if (t != PTX_T_PRED)
+				return jit_unsupported(e, "predicate as data"),
+				       NULL;
+			return o->neg ? LLVMBuildNot(e->b, v, "") : v;
+		}
+		return from_bits(e, v, t);
+	case OPND_IMM:
+		bits = ir_imm_value(o, t);
+		if (t == PTX_T_PRED)
+			return LLVMConstInt(e->i1, bits != 0, false);
+		return from_bits(e, jit_const(e, e->i64, bits), t);
+	case OPND_SREG:
+		v = sreg_value(e, o);
+		if (!v || t == PTX_T_F32 || t == PTX_T_F64 || t == PTX_T_PRED)
+			break;
+		return from_bits(e, LLVMBuildZExt(e->b, v, e->i64, ""), t);
+	case OPND_SYM:
+		if (!symbol_value(e, o, &bits) || t == PTX_T_PRED)
+			break;
+		return from_bits(e, jit_const(e, e->i64, bits), t);
+	default:
+		break;
+	}
+	jit_unsupported(e, "operand");
+	return NULL;
+}
+
+/* ---- the thread loop ---- */
+
+static LLVMValueRef cta_field(struct emit *e, size_t off, LLVMTypeRef t)
+{
+	LLVMValueRef idx = jit_const(e, e->i64, off);
+	LLVMValueRef p = LLVMBuildGEP2(e->b, e->i8, e->cta, &idx, 1, "");
+	return LLVMBuildBitCast(e->b, p, LLVMPointerType(t, 0), "");
+}
+
+static LLVMValueRef load_field(struct emit *e, size_t off, LLVMTypeRef t)
+{
+	return LLVMBuildLoad2(e->b, t, cta_field(e, off, t), "");
+}
+
+static void load_uniforms(struct emit *e)
+{
+	LLVMTypeRef pp = LLVMPointerType(e->p8, 0);
+	(void)pp;
+	e->shared = load_field(e, offsetof(struct jit_cta, shared), e->p8);
+	e->params = load_field(e, offsetof(struct jit_cta, params), e->p8);
+	e->save = load_field(e, offsetof(struct jit_cta, save),
+			     LLVMPointerType(e->i64, 0));
+	e->exited = load_field(e, offsetof(struct jit_cta, exited), e->p8);
+	e->sites = load_field(e, offsetof(struct jit_cta, sites),
+			      LLVMPointerType(e->i64, 0));
+	e->shared_size = load_field(e, offsetof(struct jit_cta, shared_size),
+				    e->i64);
+	for (int i = 0; i < 3; i++) {
+		e->ntid[i] = load_field(e, offsetof(struct jit_cta, ntid) +
+						   4 * i, e->i32);
+		e->ctaid[i] = load_field(e, offsetof(struct jit_cta, ctaid) +
+						    4 * i, e->i32);
+		e->nctaid[i] = load_field(e, offsetof(struct jit_cta, nctaid) +
+						     4 * i, e->i32);
+	}
+}
+
+static LLVMValueRef save_slot(struct emit *e, uint32_t reg)
+{
+	uint32_t n = e->f->nregs;
+	LLVMValueRef i = LLVMBuildAdd(
+		e->b, LLVMBuildMul(e->b, LLVMBuildZExt(e->b, e->tid, e->i64, ""),
+				   jit_const(e, e->i64, n), ""),
+		jit_const(e, e->i64, reg), "");
+	return LLVMBuildGEP2(e->b, e->i64, e->save, &i, 1, "");
+}
+
+/* The registers live after the barrier at instruction @at: the only
+ * ones a thread keeps across it. */
+static void save_registers(struct emit *e, uint32_t at)
+{
+	for (uint32_t r = 0; r < e->f->nregs; r++) {
+		if (!jit_live_after(e->live, at, r))
+			continue;
+		bool pred = e->f->regs[r].type == PTX_T_PRED;
+		LLVMValueRef v = LLVMBuildLoad2(e->b, pred ? e->i1 : e->i64,
+						e->regs[r], "");
+		if (pred)
+			v = LLVMBuildZExt(e->b, v, e->i64, "");
+		LLVMBuildStore(e->b, v, save_slot(e, r));
+	}
+}
+
+static void restore_registers(struct emit *e, uint32_t at)
+{
+	for (uint32_t r = 0; r < e->f->nregs; r++) {
+		if (!jit_live_after(e->live, at, r))
+			continue;
+		bool pred = e->f->regs[r].type == PTX_T_PRED;
+		LLVMValueRef v = LLVMBuildLoad2(e->b, e->i64, save_slot(e, r),
+						"");
+		if (pred)
+			v = LLVMBuildICmp(e->b, LLVMIntNE, v,
+					  jit_const(e, e->i64, 0), "");
+		LLVMBuildStore(e->b, v, e->regs[r]);
+	}
+}
+
+static void zero_registers(struct emit *e)
+{
+	for (uint32_t r = 0; r < e->f->nregs; r++) {
+		bool pred = e->f->regs[r].type == PTX_T_PRED;
+		LLVMBuildStore(e->b, jit_const(e, pred ? e->i1 : e->i64, 0),
+			       e->regs[r]);
+	}
+}
+
+static LLVMBasicBlockRef new_block(struct emit *e, const char *name)
+{
+	return LLVMAppendBasicBlockInContext(e->cx, e->fn, name);
+}
+
+static bool add_resume(struct emit *e, LLVMBasicBlockRef bb, uint32_t at)
+{
+	if (e->nresume == e->resume_cap) {
+		uint32_t cap = e->resume_cap ? e->resume_cap * 2 : 8;
+		LLVMBasicBlockRef *r = realloc(e->resume, cap * sizeof(*r));
+		if (r)
+			e->resume = r;
+		uint32_t *ri = r ? realloc(e->resume_insn, cap * sizeof(*ri)) :
+				   NULL;
+		if (!ri)
+			return jit_unsupported(e, "out of memory");
+		e->resume_insn = ri;
+		e->resume_cap = cap;
+	}
+	e->resume_insn[e->nresume] = at;
+	e->resume[e->nresume++] = bb;
+	return true;
+}
+
+/*
+ * entry -> head (tid < nthreads?) -> dispatch (exited? region?) ->
+ * init/restore -> the kernel's blocks ... -> next -> head; done: ret 0.
+ */
+struct loop_blocks {
+	LLVMBasicBlockRef entry, head, dispatch, go, init, restore, done;
+	LLVMValueRef phis[4];
+};
+
+static void build_head(struct emit *e, struct loop_blocks *lb)
+{
+	LLVMTypeRef i32 = e->i32;
+	LLVMPositionBuilderAtEnd(e->b, lb->head);
+	for (int i = 0; i < 4; i++)
+		lb->phis[i] = LLVMBuildPhi(e->b, i32, "");
+	e->tid = lb->phis[0];
+	e->tx = lb->phis[1];
+	e->ty = lb->phis[2];
+	e->tz = lb->phis[3];
+	LLVMValueRef n = load_field(e, offsetof(struct jit_cta, nthreads), i32);
+	LLVMBuildCondBr(e->b, LLVMBuildICmp(e->b, LLVMIntULT, e->tid, n, ""),
+			lb->dispatch, lb->done);
+	LLVMPositionBuilderAtEnd(e->b, lb->dispatch);
+	LLVMValueRef idx = LLVMBuildZExt(e->b, e->tid, e->i64, "");
+	LLVMValueRef ex = LLVMBuildLoad2(
+		e->b, e->i8, LLVMBuildGEP2(e->b, e->i8, e->exited, &idx, 1, ""),
+		"");
+	LLVMBuildCondBr(e->b, LLVMBuildICmp(e->b, LLVMIntNE, ex,
+					    jit_const(e, e->i8, 0), ""),
+			e->next_bb, lb->go);
+	LLVMPositionBuilderAtEnd(e->b, lb->go);
+	LLVMBuildCondBr(e->b, LLVMBuildICmp(e->b, LLVMIntEQ, e->region,
+					    jit_const(e, i32, 0), ""),
+			lb->init, lb->restore);
+}
+
+/* next: the following thread, its coordinates stepped x, then y, z. */
+static void build_next(struct emit *e, struct loop_blocks *lb)
+{
+	LLVMTypeRef i32 = e->i32;
+	LLVMBuilderRef b = e->b;
+	LLVMValueRef one = jit_const(e, i32, 1), zero = jit_const(e, i32, 0);
+	LLVMPositionBuilderAtEnd(b, e->next_bb);
+	LLVMValueRef tid = LLVMBuildAdd(b, e->tid, one, "");
+	LLVMValueRef x1 = LLVMBuildAdd(b, e->tx, one, "");
+	LLVMValueRef wx = LLVMBuildICmp(b, LLVMIntEQ, x1, e->ntid[0], "");
+	LLVMValueRef x = LLVMBuildSelect(b, wx, zero, x1, "");
+	LLVMValueRef y1 = LLVMBuildAdd(b, e->ty, LLVMBuildZExt(b, wx, i32, ""),
+				       "");
+	LLVMValueRef wy = LLVMBuildICmp(b, LLVMIntEQ, y1, e->ntid[1], "");
+	LLVMValueRef y = LLVMBuildSelect(b, wy, zero, y1, "");
+	LLVMValueRef z = LLVMBuildAdd(b, e->tz, LLVMBuildZExt(b, wy, i32, ""),
+				      "");
+	LLVMBuildBr(b, lb->head);
+	LLVMValueRef from_entry[4] = { zero, zero, zero, zero };
+	LLVMValueRef from_next[4] = { tid, x, y, z };
+	for (int i = 0; i < 4; i++) {
+		LLVMAddIncoming(lb->phis[i], &from_entry[i], &lb->entry, 1);
+		LLVMAddIncoming(lb->phis[i], &from_next[i], &e->next_bb, 1);
+	}
+}
+
+static void build_skeleton(struct emit *e, struct loop_blocks *lb)
+{
+	lb->entry = new_block(e, "entry");
+	e->entry_bb = lb->entry;
+	lb->head = new_block(e, "head");
+	lb->dispatch = new_block(e, "dispatch");
+	lb->go = new_block(e, "go");
+	lb->init = new_block(e, "init");
+	lb->restore = new_block(e, "restore");
+	lb->done = new_block(e, "done");
+	e->next_bb = new_block(e, "next");
+	e->fault_bb = new_block(e, "fault");
+	LLVMPositionBuilderAtEnd(e->b, lb->entry);
+	for (uint32_t r = 0; r < e->f->nregs; r++)
+		e->regs[r] = LLVMBuildAlloca(e->b, e->f->regs[r].type ==
+					     PTX_T_PRED ? e->i1 : e->i64, "");
+	load_uniforms(e);
+	LLVMBuildBr(e->b, lb->head);
+	build_head(e, lb);
+	LLVMPositionBuilderAtEnd(e->b, lb->done);
+	LLVMBuildRet(e->b, jit_const(e, e->i32, 0));
+	LLVMPositionBuilderAtEnd(e->b, e->fault_bb);
+	LLVMBuildRet(e->b, jit_const(e, e->i32, 1));
+	for (uint32_t i = 0; i < e->f->nblocks; i++)
+		e->blocks[i] = new_block(e, "b");
+	LLVMPositionBuilderAtEnd(e->b, lb->init);
+	zero_registers(e);
+	LLVMBuildBr(e->b, e->blocks[0]);
+}
+
+/* After every block is emitted: to the region, restoring what it needs. */
+static void finish_restore(struct emit *e, struct loop_blocks *lb)
+{
+	LLVMPositionBuilderAtEnd(e->b, lb->restore);
+	LLVMValueRef sw = LLVMBuildSwitch(e->b, e->region, e->fault_bb,
+					  e->nresume);
+	for (uint32_t r = 0; r < e->nresume; r++) {
+		LLVMBasicBlockRef bb = new_block(e, "restore_r");
+		LLVMAddCase(sw, jit_const(e, e->i32, r + 1), bb);
+		LLVMPositionBuilderAtEnd(e->b, bb);
+		restore_registers(e, e->resume_insn[r]);
+		LLVMBuildBr(e->b, e->resume[r]);
+	}
+	build_next(e, lb);
+}
+
+/* ---- control flow ---- */
+
+static void exit_thread(struct emit *e)
+{
+	LLVMValueRef idx = LLVMBuildZExt(e->b, e->tid, e->i64, "");
+	LLVMBuildStore(e->b, jit_const(e, e->i8, 1),
+		       LLVMBuildGEP2(e->b, e->i8, e->exited, &idx, 1, ""));
+	LLVMBuildBr(e->b, e->next_bb);
+}
+
+static LLVMBasicBlockRef label_block(struct emit *e, const struct ir_operand *o)
+{
+	if (o->kind != OPND_LABEL || o->reg >= e->f->nlabels)
+		return NULL;
+	uint32_t at = e->f->labels[o->reg].insn;
+	return e->blocks[at < e->f->ninsns ? e->f->insns[at].block :
+					     e->f->nblocks - 1];
+}
+
+/* The guard of @in as an i1. */
+static LLVMValueRef guard_of(struct emit *e, const struct ir_insn *in)
+{
+	LLVMValueRef p = LLVMBuildLoad2(e->b, e->i1, e->regs[in->guard_reg],
+					"");
+	return in->guard_neg ? LLVMBuildNot(e->b, p, "") : p;
+}
+
+static uint32_t target_block(struct emit *e, const struct ir_operand *o)
+{
+	uint32_t at = e->f->labels[o->reg].insn;
+	return at < e->f->ninsns ? e->f->insns[at].block : e->f->nblocks - 1;
+}
+
+/* A block that looks at the launch's kill flag, then goes to @to. */
+static LLVMBasicBlockRef kill_check(struct emit *e, LLVMBasicBlockRef to)
+{
+	LLVMBasicBlockRef here = LLVMGetInsertBlock(e->b);
+	LLVMBasicBlockRef chk = new_block(e, "killchk");
+	LLVMBasicBlockRef dead = new_block(e, "killed");
+	LLVMPositionBuilderAtEnd(e->b, chk);
+	LLVMValueRef flag = LLVMBuildLoad2(
+		e->b, e->i8, load_field(e, offsetof(struct jit_cta, kill), e->p8),
+		"");
+	LLVMSetOrdering(flag, LLVMAtomicOrderingMonotonic);
+	LLVMBuildCondBr(e->b, LLVMBuildICmp(e->b, LLVMIntNE, flag,
+					    jit_const(e, e->i8, 0), ""),
+			dead, to);
+	LLVMPositionBuilderAtEnd(e->b, dead);
+	LLVMTypeRef args[2] = { e->p8, e->i32 };
+	LLVMTypeRef fnty = LLVMFunctionType(LLVMVoidTypeInContext(e->cx), args,
+					    2, false);
+	LLVMValueRef av[2] = { e->cta, e->tid };
+	jit_call_c(e, fnty, (const void *)jit_killed, av, 2);
+	LLVMBuildBr(e->b, e->fault_bb);
+	LLVMPositionBuilderAtEnd(e->b, here);
+	return chk;
+}
+
+static bool emit_branch(struct emit *e, const struct ir_insn *in)
+{
+	LLVMBasicBlockRef t = in->nopnds == 1 ? label_block(e, &in->opnd[0]) :
+						NULL;
+	if (!t)
+		return jit_unsupported(e, "branch target");
+	if (in->block >= target_block(e, &in->opnd[0]))
+		t = kill_check(e, t);	/* a back-edge: loops can be stopped */
+	if (!in->guarded) {
+		LLVMBuildBr(e->b, t);
+		return true;
+	}
+	LLVMBasicBlockRef fall = new_block(e, "fall");
+	LLVMBuildCondBr(e->b, guard_of(e, in), t, fall);
+	LLVMPositionBuilderAtEnd(e->b, fall);
+	return true;
+}
+
+/* bar.sync / barrier.sync of all the CTA's threads (any id, no count). */
+static bool is_cta_barrier(const struct ir_insn *in)
+{
+	return in->mode != MOD_ARRIVE && in->mode != MOD_RED &&
+	       !(in->flags & 1u << FL_WARP) &&
+	       (!in->scope || in->scope == MOD_CTA) &&
+	       (in->nopnds == 0 ||
+		(in->nopnds == 1 && in->opnd[0].kind == OPND_IMM));
+}
+
+/* bar.sync: save, note region r (all threads must agree), next thread. */
+static bool emit_barrier(struct emit *e, const struct ir_insn *in)
+{
+	if (!is_cta_barrier(in) || in->guarded)
+		return jit_unsupported(e, "only bar.sync of the whole CTA");
+	LLVMBasicBlockRef bad = new_block(e, "diverged");
+	LLVMBasicBlockRef note = new_block(e, "note");
+	LLVMBasicBlockRef resume = new_block(e, "resume");
+	uint32_t at = (uint32_t)(in - e->f->insns);
+	if (!add_resume(e, resume, at))
+		return false;
+	LLVMValueRef r = jit_const(e, e->i32, e->nresume);
+	save_registers(e, at);
+	LLVMValueRef slot = cta_field(e, offsetof(struct jit_cta, next_region),
+				      e->i32);
+	LLVMValueRef cur = LLVMBuildLoad2(e->b, e->i32, slot, "");
+	LLVMValueRef ok = LLVMBuildOr(
+		e->b, LLVMBuildICmp(e->b, LLVMIntEQ, cur,
+				    LLVMConstAllOnes(e->i32), ""),
+		LLVMBuildICmp(e->b, LLVMIntEQ, cur, r, ""), "");
+	LLVMBuildCondBr(e->b, ok, note, bad);
+	LLVMPositionBuilderAtEnd(e->b, note);
+	LLVMBuildStore(e->b, r, slot);
+	LLVMBuildBr(e->b, e->next_bb);
+	LLVMPositionBuilderAtEnd(e->b, bad);
+	LLVMTypeRef args[3] = { e->p8, e->i32, e->i32 };
+	LLVMTypeRef fnty = LLVMFunctionType(LLVMVoidTypeInContext(e->cx), args,
+					    3, false);
+	LLVMValueRef av[3] = { e->cta, e->tid, jit_const(e, e->i32, in->line) };
+	jit_call_c(e, fnty, (const void *)jit_barrier_fault, av, 3);
+	LLVMBuildBr(e->b, e->fault_bb);
+	LLVMPositionBuilderAtEnd(e->b, resume);
+	return true;
+}
+
+static bool emit_mov(struct emit *e, const struct ir_insn *in)
+{
+	unsigned t = in->ntypes ? in->types[0] : PTX_T_NONE;
+	if (in->nopnds != 2 || !jit_type(e, t))
+		return jit_unsupported(e, "type or operands");
+	LLVMValueRef v = jit_get(e, &in->opnd[1], t);
+	return v && jit_set(e, &in->opnd[0], v, t);
+}
+
+static bool emit_control(struct emit *e, const struct ir_insn *in)
+{
+	switch (in->op) {
+	case OP_BRA:
+		return emit_branch(e, in);
+	case OP_RET:
+	case OP_EXIT:
+		exit_thread(e);
+		return true;
+	case OP_BAR:
+	case OP_BARRIER:
+		return emit_barrier(e, in);
+	case OP_MEMBAR:
+	case OP_FENCE:
+		if (in->has_raw || in->mode)
+			return jit_unsupported(e, "fence kind");
+		LLVMBuildFence(e->b, LLVMAtomicOrderingSequentiallyConsistent,
+			       false, "");
+		return true;
+	default:
+		return jit_unsupported(e, "instruction");
+	}
+}
+
+static bool emit_plain(struct emit *e, const struct ir_insn *in)
+{
+	bool fl = in->ntypes && ptx_type_is_float(in->types[0]);
+	switch (in->op) {
+	case OP_MOV:
+		return emit_mov(e, in);
+	case OP_ADD: case OP_SUB: case OP_MUL: case OP_MAD: case OP_DIV:
+	case OP_ABS: case OP_NEG: case OP_MIN: case OP_MAX:
+		return fl ? jit_emit_float(e, in) : jit_emit_int(e, in);
+	case OP_FMA: case OP_RCP: case OP_SQRT: case OP_RSQRT: case OP_SIN:
+	case OP_COS: case OP_LG2: case OP_EX2: case OP_TANH:
+		return jit_emit_float(e, in);
+	case OP_REM: case OP_AND: case OP_OR: case OP_XOR: case OP_NOT:
+	case OP_CNOT: case OP_SHL: case OP_SHR: case OP_POPC: case OP_CLZ:
+	case OP_BREV:
+		return jit_emit_int(e, in);
+	case OP_SETP: case OP_SELP:
+		return jit_emit_cmp(e, in);
+	case OP_CVT:
+		return jit_emit_cvt(e, in);
+	case OP_LD: case OP_LDU: case OP_ST: case OP_CVTA:
+		return jit_emit_mem(e, in);
+	case OP_ATOM: case OP_RED:
+		return jit_emit_atom(e, in);
+	default:
+		return emit_control(e, in);
+	}
+}
+
+static bool is_terminator(const struct ir_insn *in)
+{
+	return !in->guarded && (in->op == OP_BRA || in->op == OP_RET ||
+				in->op == OP_EXIT);
+}
+
+static bool emit_insn(struct emit *e, const struct ir_insn *in)
+{
+	e->in = in;
+	if (!in->guarded || in->op == OP_BRA)
+		return emit_plain(e, in);
+	LLVMBasicBlockRef then = new_block(e, "then");
+	LLVMBasicBlockRef cont = new_block(e, "cont");
+	LLVMBuildCondBr(e->b, guard_of(e, in), then, cont);
+	LLVMPositionBuilderAtEnd(e->b, then);
+	bool ok = emit_plain(e, in);
+	if (ok && in->op != OP_RET && in->op != OP_EXIT)
+		LLVMBuildBr(e->b, cont);
+	LLVMPositionBuilderAtEnd(e->b, cont);
+	return ok;
+}
+
+static bool emit_blocks(struct emit *e)
+{
+	const struct ir_func *f = e->f;
+	for (uint32_t bi = 0; bi < f->nblocks; bi++) {
+		const struct ir_block *blk = &f->blocks[bi];
+		bool ended = false;
+		LLVMPositionBuilderAtEnd(e->b, e->blocks[bi]);
+		for (uint32_t i = 0; i < blk->count; i++) {
+			const struct ir_insn *in = &f->insns[blk->first + i];
+			if (!emit_insn(e, in))
+				return false;
+			ended = is_terminator(in);
+		}
+		e->in = NULL;
+		if (ended)
+			continue;
+		if (bi + 1 < f->nblocks)
+			LLVMBuildBr(e->b, e->blocks[bi + 1]);
+		else
+			exit_thread(e);
+	}
+	return true;
+}
+
+/*
+ * A thread that waits for another (spinning on a volatile or acquiring
+ * load, or a lock taken with atom.cas/exch) would wait for ever when
+ * threads run one after the other: such kernels stay on the
+ * interpreter, which switches warps at backward branches.
+ */
+static bool may_wait_for_others(const struct ir_insn *in)
+{
+	if (in->op == OP_LD || in->op == OP_LDU)
+		return (in->flags >> FL_VOLATILE & 1) ||
+		       (in->sem && in->sem != MOD_WEAK);
+	return in->op == OP_ATOM && (in->mode == MOD_CAS ||
+				     in->mode == MOD_EXCH);
+}
+
+/* Kernels the thread-loop model runs as the interpreter does. */
+static bool kernel_fits(struct emit *e)
+{
+	const struct kernel_layout *lay = &e->k->layout;
+	const struct ir_func *f = e->f;
+	if (lay->nreach != 1 || lay->local_stride || lay->reserved_smem)
+		return jit_unsupported(e, "calls or local memory");
+	for (uint32_t r = 0; r < f->nregs; r++) {
+		unsigned t = f->regs[r].type;
+		if (f->regs[r].vec > 1 || (t != PTX_T_PRED &&
+					   ptx_type_size(t) > 8))
+			return jit_unsupported(e, "vector or 128-bit registers");
+	}
+	for (uint32_t i = 0; i < f->ninsns; i++)
+		if (may_wait_for_others(&f->insns[i]))
+			return jit_unsupported(e, "may wait for other threads");
+	return true;
+}
+
+static void init_types(struct emit *e)
+{
+	e->i1 = LLVMInt1TypeInContext(e->cx);
+	e->i8 = LLVMInt8TypeInContext(e->cx);
+	e->i16 = LLVMInt16TypeInContext(e->cx);
+	e->i32 = LLVMInt32TypeInContext(e->cx);
+	e->i64 = LLVMInt64TypeInContext(e->cx);
+	e->f32 = LLVMFloatTypeInContext(e->cx);
+	e->f64 = LLVMDoubleTypeInContext(e->cx);
+	e->p8 = LLVMPointerType(e->i8, 0);
+}
+
+static bool emit_function(struct emit *e, const char *name)
+{
+	LLVMTypeRef args[2] = { e->p8, e->i32 };
+	LLVMTypeRef fnty = LLVMFunctionType(e->i32, args, 2, false);
+	e->fn = LLVMAddFunction(e->mod, name, fnty);
+	e->cta = LLVMGetParam(e->fn, 0);
+	e->region = LLVMGetParam(e->fn, 1);
+	LLVMAddAttributeAtIndex(e->fn, 1, LLVMCreateEnumAttribute(
+		e->cx, LLVMGetEnumAttributeKindForName("noalias", 7), 0));
+	struct loop_blocks lb;
+	e->live = jit_live_compute(e);
+	if (!e->live)
+		return false;
+	build_skeleton(e, &lb);
+	if (!emit_blocks(e))
+		return false;
+	finish_restore(e, &lb);
+	return true;
+}
+
+bool jit_emit_kernel(const struct ptx_kernel *k, LLVMModuleRef mod,
+		     const char *name, struct jit_kernel *jk, char *whybuf,
+		     size_t whylen)
+{
+	struct emit e = { .k = k, .f = k->sym->func, .mod = mod,
+			  .cx = LLVMGetModuleContext(mod), .why = whybuf,
+			  .whylen = whylen };
+	whybuf[0] = 0;
+	init_types(&e);
+	if (!kernel_fits(&e))
+		return false;
+	e.regs = calloc(e.f->nregs + 1, sizeof(*e.regs));
+	e.blocks = calloc(e.f->nblocks + 1, sizeof(*e.blocks));
+	e.b = LLVMCreateBuilderInContext(e.cx);
+	bool ok = e.regs && e.blocks && emit_function(&e, name);
+	if (!e.regs || !e.blocks)
+		jit_unsupported(&e, "out of memory");
+	LLVMDisposeBuilder(e.b);
+	free(e.regs);
+	free(e.blocks);
+	free(e.resume);
+	free(e.resume_insn);
+	jit_live_free(e.live);
+	jk->nregs = e.f->nregs;
+	jk->nsites = e.nsites;
+	return ok;
+}

@@ -1,0 +1,377 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The JIT's memory instructions: ld, st (scalar and vector), cvta, atom
+ * and red on shared, global, const, generic and kernel-parameter
+ * memory. Every access is checked as the interpreter checks it: shared
+ * offsets inline against the CTA's size, global addresses inline against
+ * the launch range the same instruction used last (the common case), and
+ * through the run-time helpers (rt_mem.c) otherwise, which also fault.
+ */
+#include "jit_emit.h"
+
+#define B (e->b)
+
+static LLVMValueRef c64(struct emit *e, uint64_t v)
+{
+	return LLVMConstInt(e->i64, v, false);
+}
+
+static LLVMValueRef aligned(struct emit *e, LLVMValueRef addr, unsigned size)
+{
+	return LLVMBuildICmp(B, LLVMIntEQ,
+			     LLVMBuildAnd(B, addr, c64(e, size - 1), ""),
+			     c64(e, 0), "");
+}
+
+/* Host address of a global access: the last good range, else rt_global. */
+static LLVMValueRef global_ptr(struct emit *e, LLVMValueRef addr,
+			       unsigned size, bool write)
+{
+	/* the site's cached range, in SSA between slow paths */
+	uint32_t site = e->nsites++;
+	LLVMValueRef i0 = c64(e, 2ull * site), i1 = c64(e, 2ull * site + 1);
+	LLVMBuilderRef eb = LLVMCreateBuilderInContext(e->cx);
+	LLVMPositionBuilderBefore(eb, LLVMGetBasicBlockTerminator(e->entry_bb));
+	LLVMValueRef lo_mem = LLVMBuildGEP2(eb, e->i64, e->sites, &i0, 1, "");
+	LLVMValueRef len_mem = LLVMBuildGEP2(eb, e->i64, e->sites, &i1, 1, "");
+	LLVMDisposeBuilder(eb);
+	LLVMValueRef lo_slot = jit_entry_copy(e, lo_mem);
+	LLVMValueRef len_slot = jit_entry_copy(e, len_mem);
+	LLVMValueRef lo = LLVMBuildLoad2(B, e->i64, lo_slot, "");
+	LLVMValueRef len = LLVMBuildLoad2(B, e->i64, len_slot, "");
+	LLVMValueRef d = LLVMBuildSub(B, addr, lo, "");
+	LLVMValueRef in = LLVMBuildAnd(
+		B, LLVMBuildICmp(B, LLVMIntULT, d, len, ""),
+		LLVMBuildICmp(B, LLVMIntUGE, LLVMBuildSub(B, len, d, ""),
+			      c64(e, size), ""), "");
+	LLVMValueRef ok = LLVMBuildAnd(B, in, aligned(e, addr, size), "");
+	LLVMValueRef fast = LLVMBuildIntToPtr(B, addr, e->p8, "");
+	LLVMBasicBlockRef here = LLVMGetInsertBlock(B);
+	LLVMBasicBlockRef slow = LLVMAppendBasicBlockInContext(e->cx, e->fn, "gslow");
+	LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(e->cx, e->fn, "gok");
+	LLVMBuildCondBr(B, ok, join, slow);
+	LLVMPositionBuilderAtEnd(B, slow);
+	LLVMTypeRef at[7] = { e->p8, e->i32, e->i64, e->i32, e->i32, e->i32,
+			      e->i32 };
+	LLVMTypeRef fnty = LLVMFunctionType(e->p8, at, 7, false);
+	LLVMValueRef av[7] = { e->cta, e->tid, addr,
+			       LLVMConstInt(e->i32, size, 0),
+			       LLVMConstInt(e->i32, write, 0),
+			       LLVMConstInt(e->i32, e->in->line, 0),
+			       LLVMConstInt(e->i32, site, 0) };
+	LLVMValueRef p = jit_call_c(e, fnty, (const void *)jit_global, av, 7);
+	LLVMBuildStore(B, LLVMBuildLoad2(B, e->i64, lo_mem, ""), lo_slot);
+	LLVMBuildStore(B, LLVMBuildLoad2(B, e->i64, len_mem, ""), len_slot);
+	LLVMBasicBlockRef slow_end = LLVMGetInsertBlock(B);
+	LLVMBuildCondBr(B, LLVMBuildIsNull(B, p, ""), e->fault_bb, join);
+	LLVMPositionBuilderAtEnd(B, join);
+	LLVMValueRef phi = LLVMBuildPhi(B, e->p8, "");
+	LLVMValueRef vals[2] = { fast, p };
+	LLVMBasicBlockRef from[2] = { here, slow_end };
+	LLVMAddIncoming(phi, vals, from, 2);
+	return phi;
+}
+
+/* Host address of a shared access: offsets are 32 bits. */
+static LLVMValueRef shared_ptr(struct emit *e, LLVMValueRef addr,
+			       unsigned size)
+{
+	LLVMValueRef off = LLVMBuildZExt(B, LLVMBuildTrunc(B, addr, e->i32, ""),
+					 e->i64, "");
+	LLVMValueRef ok = LLVMBuildAnd(
+		B, LLVMBuildICmp(B, LLVMIntULE,
+				 LLVMBuildAdd(B, off, c64(e, size), ""),
+				 e->shared_size, ""),
+		aligned(e, addr, size), "");
+	LLVMBasicBlockRef bad = LLVMAppendBasicBlockInContext(e->cx, e->fn, "sbad");
+	LLVMBasicBlockRef good = LLVMAppendBasicBlockInContext(e->cx, e->fn, "sok");
+	LLVMBuildCondBr(B, ok, good, bad);
+	LLVMPositionBuilderAtEnd(B, bad);
+	LLVMTypeRef at[5] = { e->p8, e->i32, e->i64, e->i32, e->i32 };
+	LLVMTypeRef fnty = LLVMFunctionType(LLVMVoidTypeInContext(e->cx), at, 5,
+					    false);
+	LLVMValueRef av[5] = { e->cta, e->tid, addr,
+			       LLVMConstInt(e->i32, size, 0),
+			       LLVMConstInt(e->i32, e->in->line, 0) };
+	jit_call_c(e, fnty, (const void *)jit_shared_fault, av, 5);
+	LLVMBuildBr(B, e->fault_bb);
+	LLVMPositionBuilderAtEnd(B, good);
+	return LLVMBuildGEP2(B, e->i8, e->shared, &off, 1, "");
+}
+
+enum mem_kind { MK_GLOBAL, MK_SHARED, MK_PARAM };
+
+static bool mem_kind_of(struct emit *e, unsigned space, enum mem_kind *k)
+{
+	switch (space) {
+	case SPACE_NONE:
+	case SPACE_GLOBAL:
+	case SPACE_CONST:
+		*k = MK_GLOBAL;
+		return true;
+	case SPACE_SHARED:
+		*k = MK_SHARED;
+		return true;
+	case SPACE_PARAM:
+		if (!e->f->is_entry)
+			break;
+		*k = MK_PARAM;
+		return true;
+	default:
+		break;
+	}
+	return jit_unsupported(e, "state space");
+}
+
+/* A kernel parameter at a constant offset: no check at run time. */
+static LLVMValueRef param_ptr(struct emit *e, const struct ir_operand *o,
+			      unsigned size)
+{
+	const struct ir_sym *s = o->sym ? o->sym->def : NULL;
+	uint64_t off;
+	if (o->addr_base != ADDR_SYM || !s || !is_kernel_param(s) ||
+	    !layout_offset(e->k, s, &off))
+		return jit_unsupported(e, "parameter address"), NULL;
+	off += (uint64_t)o->offset;
+	if (off + size > e->k->info.param_size || off % size)
+		return jit_unsupported(e, "parameter offset"), NULL;
+	LLVMValueRef idx = c64(e, off);
+	return LLVMBuildGEP2(B, e->i8, e->params, &idx, 1, "");
+}
+
+static bool is_param_load(const struct ir_insn *in)
+{
+	return in->op != OP_ST && in->space == SPACE_PARAM;
+}
+
+/* The address operand as a 64-bit value (global or shared). */
+static LLVMValueRef addr_value(struct emit *e, const struct ir_operand *o,
+			       enum mem_kind k)
+{
+	uint64_t base = 0;
+	const struct ir_sym *s = o->sym ? o->sym->def : NULL;
+	if (o->kind != OPND_ADDR)
+		return jit_unsupported(e, "address"), NULL;
+	if (o->addr_base == ADDR_REG) {
+		struct ir_operand r = { .kind = OPND_REG, .reg = o->reg };
+		LLVMValueRef v = jit_get(e, &r, PTX_T_U64);
+		return v ? LLVMBuildAdd(B, v, c64(e, (uint64_t)o->offset), "") :
+			   NULL;
+	}
+	if (o->addr_base == ADDR_SYM) {
+		bool shared = s && s->space == SPACE_SHARED;
+		bool global = s && (s->space == SPACE_GLOBAL ||
+				    s->space == SPACE_CONST);
+		if (!s || (k == MK_SHARED) != shared || (!shared && !global))
+			return jit_unsupported(e, "symbol address"), NULL;
+		if (shared ? !layout_offset(e->k, s, &base) :
+			     !e->k->prog->placed)
+			return jit_unsupported(e, "symbol address"), NULL;
+		if (global)
+			base = s->location;
+	}
+	return c64(e, base + (uint64_t)o->offset);
+}
+
+static LLVMValueRef mem_ptr(struct emit *e, const struct ir_insn *in,
+			    const struct ir_operand *o, unsigned size,
+			    bool write)
+{
+	enum mem_kind k;
+	if (!mem_kind_of(e, in->space, &k))
+		return NULL;
+	if (k == MK_PARAM)
+		return write ? (jit_unsupported(e, "st.param"), NULL) :
+			       param_ptr(e, o, size);
+	LLVMValueRef addr = addr_value(e, o, k);
+	if (!addr)
+		return NULL;
+	return k == MK_SHARED ? shared_ptr(e, addr, size) :
+				global_ptr(e, addr, size, write);
+}
+
+/* The data operands of ld/st: one, or a vector's elements. */
+static const struct ir_operand *data_ops(struct emit *e,
+					 const struct ir_operand *o,
+					 unsigned *n)
+{
+	if (o->kind == OPND_VEC) {
+		*n = o->reg2;
+		return ir_vec_elems(e->f, o);
+	}
+	*n = 1;
+	return o;
+}
+
+static LLVMValueRef elem_ptr(struct emit *e, LLVMValueRef p, unsigned i,
+			     unsigned size, LLVMTypeRef it)
+{
+	LLVMValueRef idx = c64(e, (uint64_t)i * size);
+	return LLVMBuildBitCast(B, LLVMBuildGEP2(B, e->i8, p, &idx, 1, ""),
+				LLVMPointerType(it, 0), "");
+}
+
+static bool emit_ld_st(struct emit *e, const struct ir_insn *in)
+{
+	bool st = in->op == OP_ST;
+	unsigned t = in->ntypes ? in->types[0] : PTX_T_NONE;
+	unsigned size = ptx_type_size(t), n;
+	if (in->nopnds != 2 || !size || size > 8 || in->ntypes != 1)
+		return jit_unsupported(e, "type or operands");
+	const struct ir_operand *ops = data_ops(e, &in->opnd[st ? 1 : 0], &n);
+	if (n != in->vec || n > 4)
+		return jit_unsupported(e, "vector");
+	LLVMValueRef p = mem_ptr(e, in, &in->opnd[st ? 0 : 1], size * n, st);
+	if (!p)
+		return false;
+	LLVMTypeRef it = LLVMIntTypeInContext(e->cx, size * 8);
+	bool vol = in->flags >> FL_VOLATILE & 1;
+	for (unsigned i = 0; i < n; i++) {
+		LLVMValueRef ep = elem_ptr(e, p, i, size, it), v;
+		if (st) {
+			v = jit_get(e, &ops[i], t);
+			if (!v)
+				return false;
+			if (LLVMTypeOf(v) != it)
+				v = LLVMBuildBitCast(B, v, it, "");
+			LLVMValueRef s = LLVMBuildStore(B, v, ep);
+			LLVMSetAlignment(s, i ? size : size * n);
+			LLVMSetVolatile(s, vol);
+			continue;
+		}
+		v = LLVMBuildLoad2(B, it, ep, "");
+		LLVMSetAlignment(v, i ? size : size * n);
+		LLVMSetVolatile(v, vol);
+		if (is_param_load(in))	/* parameters never change */
+			jit_invariant(e, v);
+		if (!jit_set_bits(e, &ops[i], v, ptx_type_is_signed(t)))
+			return false;
+	}
+	return true;
+}
+
+/* cvta: generic <-> global is the same address; shared adds its base. */
+static bool emit_cvta(struct emit *e, const struct ir_insn *in)
+{
+	unsigned t = in->ntypes ? in->types[0] : PTX_T_U64;
+	if (in->nopnds != 2 || (t != PTX_T_U64 && t != PTX_T_B64))
+		return jit_unsupported(e, "type");
+	LLVMValueRef a = jit_get(e, &in->opnd[1], PTX_T_U64);
+	if (!a)
+		return false;
+	bool to = in->flags >> FL_TO & 1;
+	if (in->space == SPACE_GLOBAL)
+		return jit_set(e, &in->opnd[0], a, PTX_T_U64);
+	if (in->space != SPACE_SHARED)
+		return jit_unsupported(e, "state space");
+	LLVMValueRef base = LLVMBuildPtrToInt(B, e->shared, e->i64, "");
+	LLVMValueRef r = to ? LLVMBuildSub(B, a, base, "") :
+			      LLVMBuildAdd(B, LLVMBuildZExt(
+						   B, LLVMBuildTrunc(B, a, e->i32, ""),
+						   e->i64, ""), base, "");
+	return jit_set(e, &in->opnd[0], r, PTX_T_U64);
+}
+
+bool jit_emit_mem(struct emit *e, const struct ir_insn *in)
+{
+	if (in->op == OP_CVTA)
+		return emit_cvta(e, in);
+	return emit_ld_st(e, in);
+}
+
+/* ---- atom, red ---- */
+
+static bool atom_kind(unsigned t, unsigned *kind)
+{
+	switch (ptx_type_kind(t)) {
+	case TK_BIT:
+	case TK_UINT:
+		*kind = RT_ATOM_UINT;
+		return true;
+	case TK_SINT:
+		*kind = RT_ATOM_SINT;
+		return true;
+	default:
+		break;
+	}
+	if (t == PTX_T_F32 || t == PTX_T_F64) {
+		*kind = RT_ATOM_FLOAT;
+		return true;
+	}
+	return false;
+}
+
+/* Integer operations LLVM has as atomicrmw; others call rt_atomic. */
+static bool native_rmw(unsigned op, unsigned kind, LLVMAtomicRMWBinOp *r)
+{
+	bool s = kind == RT_ATOM_SINT;
+	if (kind == RT_ATOM_FLOAT)
+		return false;
+	switch (op) {
+	case MOD_ADD: *r = LLVMAtomicRMWBinOpAdd; return true;
+	case MOD_AND: *r = LLVMAtomicRMWBinOpAnd; return true;
+	case MOD_OR: *r = LLVMAtomicRMWBinOpOr; return true;
+	case MOD_XOR: *r = LLVMAtomicRMWBinOpXor; return true;
+	case MOD_EXCH: *r = LLVMAtomicRMWBinOpXchg; return true;
+	case MOD_MIN: *r = s ? LLVMAtomicRMWBinOpMin : LLVMAtomicRMWBinOpUMin;
+		return true;
+	case MOD_MAX: *r = s ? LLVMAtomicRMWBinOpMax : LLVMAtomicRMWBinOpUMax;
+		return true;
+	default: return false;
+	}
+}
+
+static LLVMValueRef atomic(struct emit *e, const struct ir_insn *in,
+			   LLVMValueRef p, LLVMValueRef b, LLVMValueRef c,
+			   unsigned kind, LLVMTypeRef it)
+{
+	LLVMAtomicOrdering sc = LLVMAtomicOrderingSequentiallyConsistent;
+	LLVMAtomicRMWBinOp op;
+	LLVMValueRef ip = LLVMBuildBitCast(B, p, LLVMPointerType(it, 0), "");
+	if (in->mode == MOD_CAS) {
+		LLVMValueRef x = LLVMBuildAtomicCmpXchg(B, ip, b, c, sc, sc,
+							false);
+		return LLVMBuildExtractValue(B, x, 0, "");
+	}
+	if (native_rmw(in->mode, kind, &op))
+		return LLVMBuildAtomicRMW(B, op, ip, b, sc, false);
+	LLVMTypeRef at[6] = { e->p8, e->i32, e->i32, e->i32, e->i64, e->i64 };
+	LLVMTypeRef fnty = LLVMFunctionType(e->i64, at, 6, false);
+	LLVMValueRef av[6] = { p,
+			       LLVMConstInt(e->i32, LLVMGetIntTypeWidth(it) / 8,
+					    0),
+			       LLVMConstInt(e->i32, in->mode, 0),
+			       LLVMConstInt(e->i32, kind, 0),
+			       LLVMBuildZExt(B, b, e->i64, ""),
+			       LLVMBuildZExt(B, c, e->i64, "") };
+	if (it == e->i64) {
+		av[4] = b;
+		av[5] = c;
+	}
+	LLVMValueRef r = jit_call_c(e, fnty, (const void *)rt_atomic, av, 6);
+	return it == e->i64 ? r : LLVMBuildTrunc(B, r, it, "");
+}
+
+bool jit_emit_atom(struct emit *e, const struct ir_insn *in)
+{
+	bool red = in->op == OP_RED;
+	unsigned t = in->ntypes ? in->types[0] : PTX_T_NONE, kind;
+	unsigned size = ptx_type_size(t), first = red ? 0 : 1;
+	unsigned nsrc = in->mode == MOD_CAS ? 2 : 1;
+	if (!in->mode || !atom_kind(t, &kind) || (size != 4 && size != 8) ||
+	    in->vec > 1 || in->nopnds != first + 1 + nsrc)
+		return jit_unsupported(e, "operation or type");
+	LLVMTypeRef it = LLVMIntTypeInContext(e->cx, size * 8);
+	LLVMValueRef p = mem_ptr(e, in, &in->opnd[first], size, true);
+	LLVMValueRef b = p ? jit_get(e, &in->opnd[first + 1], t) : NULL;
+	LLVMValueRef c = nsrc > 1 && b ? jit_get(e, &in->opnd[first + 2], t) :
+					 b;
+	if (!c)
+		return false;
+	if (LLVMTypeOf(b) != it) {	/* float operands: their bits */
+		b = LLVMBuildBitCast(B, b, it, "");
+		c = LLVMBuildBitCast(B, c, it, "");
+	}
+	LLVMValueRef old = atomic(e, in, p, b, c, kind, it);
+	return red || jit_set_bits(e, &in->opnd[0], old, false);
+}

@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Running CTAs on compiled code: per-worker CTA memory, the region loop
+ * (one call of the kernel's function per barrier interval), and the
+ * helpers generated code calls when its inline checks do not pass.
+ */
+#include "interp.h"
+#include "jit.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A worker's memory for one CTA, kept across launches. */
+struct jit_worker {
+	uint8_t *shared;
+	uint64_t shared_cap;
+	uint64_t *save;
+	uint64_t save_cap;	/* elements */
+	uint8_t *exited;
+	uint32_t exited_cap;
+	uint64_t *sites;
+	uint64_t sites_cap;	/* elements */
+};
+
+void jit_worker_free(struct ptx_worker *wk)
+{
+	struct jit_worker *j = wk->jit;
+	if (!j)
+		return;
+	free(j->shared);
+	free(j->save);
+	free(j->exited);
+	free(j->sites);
+	free(j);
+	wk->jit = NULL;
+}
+
+static bool grow(void **p, uint64_t *cap, uint64_t need, size_t elem)
+{
+	if (need <= *cap)
+		return true;
+	void *q = aligned_alloc(64, ALIGN_UP(need * elem, 64));
+	if (!q)
+		return false;
+	free(*p);
+	*p = q;
+	*cap = need;
+	return true;
+}
+
+static struct jit_worker *worker_memory(struct ptx_worker *wk,
+					uint64_t shared, uint64_t saves,
+					uint32_t threads, uint32_t sites)
+{
+	struct jit_worker *j = wk->jit;
+	uint64_t ecap;
+	if (!j && !(j = wk->jit = calloc(1, sizeof(*j))))
+		return NULL;
+	ecap = j->exited_cap;
+	if (!grow((void **)&j->shared, &j->shared_cap, shared ? shared : 1,
+		  1) ||
+	    !grow((void **)&j->save, &j->save_cap, saves ? saves : 1, 8) ||
+	    !grow((void **)&j->exited, &ecap, threads, 1) ||
+	    !grow((void **)&j->sites, &j->sites_cap, 2ull * sites + 2, 8))
+		return NULL;
+	j->exited_cap = (uint32_t)ecap;
+	return j;
+}
+
+/* ---- helpers for generated code ---- */
+
+/* Adds where the faulting instruction is, as the interpreter does. */
+static void locate(struct jit_cta *c, uint32_t line)
+{
+	struct ptx_fault *f = c->rt->fault;
+	const struct ir_sym *fn = c->rt->kernel->sym;
+	size_t len = strnlen(f->message, sizeof(f->message));
+	struct msgbuf m = { f->message, sizeof(f->message), len };
+	if (line)
+		msg_printf(&m, " (%s:%u, in %s)", fn->module->name, line,
+			   fn->name);
+}
+
+uint8_t *jit_global(struct jit_cta *c, uint32_t thread, uint64_t addr,
+		    uint32_t size, uint32_t write, uint32_t line,
+		    uint32_t site)
+{
+	bool first = !c->rt->faulted;
+	uint8_t *p = rt_global(c->rt, thread, addr, size, write);
+	const struct ptx_mem_range *r = c->rt->last_range;
+	if (!p) {
+		if (first)
+			locate(c, line);
+		return NULL;
+	}
+	/* the range just used is this instruction's likely next one */
+	if (r && r->writable && addr >= r->start && addr < r->end) {
+		c->sites[2 * site] = r->start;
+		c->sites[2 * site + 1] = r->end - r->start;
+	}
+	return p;
+}
+
+void jit_shared_fault(struct jit_cta *c, uint32_t thread, uint64_t addr,
+		      uint32_t size, uint32_t line)
+{
+	bool first = !c->rt->faulted;
+	if (!rt_shared(c->rt, thread, addr, size) && first)
+		locate(c, line);
+}
+
+void jit_barrier_fault(struct jit_cta *c, uint32_t thread, uint32_t line)
+{
+	bool first = !c->rt->faulted;
+	rt_fault(c->rt, PTX_FAULT_ILLEGAL_INSTRUCTION, thread, 0,
+		 "threads of a CTA wait at different barriers (the JIT "
+		 "needs them to meet; VCUDA_EXECUTOR=interp runs this)");
+	if (first)
+		locate(c, line);
+}
+
+void jit_killed(struct jit_cta *c, uint32_t thread)
+{
+	rt_fault(c->rt, PTX_FAULT_KILLED, thread, 0,
+		 "launch stopped: its context faulted or is going away");
+}
+
+/* ---- CTAs ---- */
+
+static void set_up(struct jit_cta *jc, struct rt_cta *rt,
+		   const struct ptx_launch *l, struct jit_worker *j,
+		   const struct jit_kernel *jk)
+{
+	memset(jc, 0, sizeof(*jc));
+	jc->rt = rt;
+	jc->shared = j->shared;
+	jc->params = l->params;
+	jc->save = j->save;
+	jc->exited = j->exited;
+	memcpy(jc->ntid, l->block, sizeof(jc->ntid));
+	memcpy(jc->nctaid, l->grid, sizeof(jc->nctaid));
+	jc->nthreads = rt->nthreads;
+	jc->shared_size = rt->shared_size;
+	jc->nregs = jk->nregs;
+	jc->sites = j->sites;
+	static const atomic_bool never;
+	jc->kill = l->kill ? l->kill : &never;
+	for (uint32_t s = 0; s < jk->nsites; s++) {
+		/* the host harness: any address past 4 KiB; else learnt */
+		j->sites[2 * s] = l->ranges ? 0 : 4096;
+		j->sites[2 * s + 1] = l->ranges ? 0 : UINT64_MAX - 4096;
+	}
+}
+
+static bool run_cta(struct jit_cta *jc, const struct jit_kernel *jk,
+		    uint64_t linear)
+{
+	const struct ptx_launch *l = jc->rt->launch;
+	jc->ctaid[0] = (uint32_t)(linear % l->grid[0]);
+	jc->ctaid[1] = (uint32_t)(linear / l->grid[0] % l->grid[1]);
+	jc->ctaid[2] = (uint32_t)(linear / ((uint64_t)l->grid[0] *
+					    l->grid[1]));
+	memcpy(jc->rt->ctaid, jc->ctaid, sizeof(jc->ctaid));
+	if (jc->shared_size)
+		memset(jc->shared, 0, jc->shared_size);
+	memset(jc->exited, 0, jc->nthreads);
+	int32_t region = 0;
+	for (;;) {
+		const atomic_bool *kill = l->kill;
+		if (kill && atomic_load_explicit(kill, memory_order_relaxed))
+			return rt_fault(jc->rt, PTX_FAULT_KILLED, 0, 0,
+					 "launch stopped: its context faulted "
+					 "or is going away");
+		jc->next_region = -1;
+		if (jk->entry(jc, region) || jc->rt->faulted)
+			return false;
+		if (jc->next_region < 0)
+			return true;	/* every thread exited */
+		region = jc->next_region;
+	}
+}
+
+bool jit_run_ctas(struct ptx_worker *wk, const struct ptx_launch *launch,
+		  uint64_t first, uint64_t count, struct ptx_fault *fault)
+{
+	if (!launch_is_valid(launch, fault))
+		return false;
+	memset(fault, 0, sizeof(*fault));
+	const struct ptx_kernel *k = launch->kernel;
+	const struct jit_kernel *jk = k->jit;
+	struct rt_cta rt = { .launch = launch, .kernel = k, .worker = wk,
+			     .smid = wk->smid, .fault = fault };
+	rt.nthreads = launch->block[0] * launch->block[1] * launch->block[2];
+	rt.nwarps = (rt.nthreads + WARP_SIZE - 1) / WARP_SIZE;
+	rt.shared_size = launch->dynamic_shared_size ?
+				 k->layout.dyn_shared_offset +
+					 (uint64_t)launch->dynamic_shared_size :
+				 k->info.static_shared_size;
+	struct jit_worker *j = worker_memory(wk, rt.shared_size,
+					     (uint64_t)rt.nthreads * jk->nregs,
+					     rt.nthreads, jk->nsites);
+	if (!j) {
+		fault->kind = PTX_FAULT_ILLEGAL_INSTRUCTION;
+		strcpy(fault->message, "out of memory for a CTA");
+		return false;
+	}
+	rt.shared = j->shared;
+	struct jit_cta jc;
+	set_up(&jc, &rt, launch, j, jk);
+	for (uint64_t i = first; i < first + count; i++)
+		if (!run_cta(&jc, jk, i))
+			return false;
+	return true;
+}

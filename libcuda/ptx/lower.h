@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The lowering interface: how the interpreter turns a kernel's IR, laid
+ * out by layout.c (program.h), into arrays of struct xinsn (interp.h).
+ * lower.c walks functions and resolves operands; each instruction family
+ * (exec_*.c) chooses its handlers through the lower_* functions below.
+ */
+#ifndef VCUDA_PTX_LOWER_H
+#define VCUDA_PTX_LOWER_H
+
+#include "interp.h"
+
+struct lower_ctx {
+	struct ptx_program *prog;
+	struct ptx_kernel *kernel;
+	struct xfunc *xf;
+	const struct ir_func *f;
+	const struct ir_module *m;
+	const struct ir_insn *in;	/* being lowered */
+	struct vec code;		/* struct xinsn */
+	struct vec branch_fix;		/* struct branch_fix */
+	struct msgbuf *log;
+	int status;
+	uint32_t scratch;		/* frame offset of a sink register */
+};
+
+/* One handler family: returns false after lower_fail/unsupported. */
+typedef bool (*lower_fn)(struct lower_ctx *c, const struct ir_insn *in);
+
+struct xinsn *emit(struct lower_ctx *c, xhandler fn);
+bool lower_unsupported(struct lower_ctx *c, const char *why);
+bool lower_nomem(struct lower_ctx *c);
+
+/* Operand references. @type: the instruction type the value is read as. */
+bool ref_src(struct lower_ctx *c, const struct ir_operand *o, unsigned type,
+	     xref *out);
+bool ref_dst(struct lower_ctx *c, const struct ir_operand *o, xref *out);
+xref ref_const(struct lower_ctx *c, uint64_t value);
+/* An address operand: base reference + offset + space class. */
+bool ref_addr(struct lower_ctx *c, const struct ir_operand *o,
+	      unsigned ir_space, xref *base, int64_t *offset,
+	      enum xspace *space, bool *frame_rel);
+const struct xfunc *lower_function(struct lower_ctx *c, struct ir_sym *fn);
+unsigned reg_type(const struct lower_ctx *c, const struct ir_operand *o);
+
+/* Per-family lowerers (exec_*.c). */
+bool lower_int(struct lower_ctx *c, const struct ir_insn *in);
+bool lower_float(struct lower_ctx *c, const struct ir_insn *in);
+bool lower_cvt(struct lower_ctx *c, const struct ir_insn *in);
+bool lower_mov(struct lower_ctx *c, const struct ir_insn *in);
+bool lower_cmp(struct lower_ctx *c, const struct ir_insn *in);
+bool lower_mem(struct lower_ctx *c, const struct ir_insn *in);
+bool lower_atom(struct lower_ctx *c, const struct ir_insn *in);
+bool lower_ctrl(struct lower_ctx *c, const struct ir_insn *in);
+bool lower_warp(struct lower_ctx *c, const struct ir_insn *in);
+bool lower_mbarrier(struct lower_ctx *c, const struct ir_insn *in);
+/* .cc/addc/subc/madc and add/sub/mad .sat (exec_carry.c) */
+bool lower_carry(struct lower_ctx *c, const struct ir_insn *in);
+bool lower_saturating(struct lower_ctx *c, const struct ir_insn *in);
+/* Texture and surface instructions (exec_tex.c, exec_surf.c). */
+bool lower_tex(struct lower_ctx *c, const struct ir_insn *in);
+bool lower_surf(struct lower_ctx *c, const struct ir_insn *in);
+/* wmma, mma, ldmatrix (exec_mma.c) */
+bool lower_matrix(struct lower_ctx *c, const struct ir_insn *in);
+/* SIMD video instructions and dp2a (exec_video.c) */
+bool lower_video(struct lower_ctx *c, const struct ir_insn *in);
+
+/* Control handlers that lower.c places itself. */
+const struct xinsn *x_reconv(struct warp *w, const struct xinsn *ip);
+const struct xinsn *x_ret(struct warp *w, const struct xinsn *ip);
+
+
+/* Branch fix-ups and reconvergence (lower.c). */
+bool lower_branch_fix(struct lower_ctx *c, uint32_t block, bool reconv);
+/* The last emitted xinsn reconverges at xinsn @xi of this function. */
+bool lower_reconv_insn(struct lower_ctx *c, uint32_t from, uint32_t xi);
+uint32_t lower_label_block(const struct lower_ctx *c, uint32_t label);
+
+/* Register frames of the interpreter (lower_frame.c). */
+bool lower_frame_registers(struct lower_ctx *c);
+bool lower_register_stack(struct lower_ctx *c);
+
+bool sreg_is_dynamic(unsigned sreg);
+/* A call to a PTX function (aux is its struct xcall). */
+bool xinsn_is_call(const struct xinsn *x);
+void const_pool_free(struct ptx_program *prog);
+/* The interpreter's code of @k (NULL before lowering). */
+static inline struct interp_kernel *ik(const struct ptx_kernel *k)
+{
+	return k->interp;
+}
+
+#endif

@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Address checks for every back end: each access is aligned, inside the
+ * CTA's shared block, the thread's local stack or the parameter buffer,
+ * or (global, const, generic) inside one of the launch's ranges. How
+ * exact those ranges are is the driver's choice: whole mapped pages by
+ * default, the allocations' own bytes under VCUDA_MEMCHECK=1.
+ */
+#include "rt.h"
+
+static bool in_block(uint64_t addr, unsigned size, const void *base,
+		     uint64_t len)
+{
+	uint64_t b = (uintptr_t)base;
+	return addr >= b && addr - b + size <= len;
+}
+
+/* The launch range holding [addr, addr + size), or NULL. */
+static const struct ptx_mem_range *find_range(const struct ptx_launch *l,
+					      uint64_t addr, unsigned size)
+{
+	size_t lo = 0, hi = l->range_count;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		const struct ptx_mem_range *r = &l->ranges[mid];
+		if (addr < r->start)
+			hi = mid;
+		else if (addr >= r->end)
+			lo = mid + 1;
+		else
+			return addr + size <= r->end ? r : NULL;
+	}
+	return NULL;
+}
+
+static bool misaligned(struct rt_cta *c, uint32_t thread, uint64_t addr,
+		       unsigned size)
+{
+	if (!(addr & (size - 1)))
+		return false;
+	return !rt_fault(c, PTX_FAULT_MISALIGNED, thread, addr,
+			 "misaligned %u-byte access at 0x%llx", size,
+			 (unsigned long long)addr);
+}
+
+/* Generic addresses of the CTA's own windows, and of the parameters. */
+static bool own_memory(const struct rt_cta *c, uint64_t addr, unsigned size,
+		       bool write)
+{
+	return in_block(addr, size, c->shared, c->shared_size) ||
+	       in_block(addr, size, c->local, c->local_size) ||
+	       (!write && in_block(addr, size, c->launch->params,
+				   c->kernel->info.param_size));
+}
+
+uint8_t *rt_global(struct rt_cta *c, uint32_t thread, uint64_t addr,
+		   unsigned size, bool write)
+{
+	const struct ptx_mem_range *r = c->last_range;
+	if (misaligned(c, thread, addr, size))
+		return NULL;
+	if (!c->launch->ranges) {
+		if (addr >= 4096)
+			return (uint8_t *)(uintptr_t)addr;
+		rt_fault(c, PTX_FAULT_UNMAPPED, thread, addr,
+			 "null address 0x%llx", (unsigned long long)addr);
+		return NULL;
+	}
+	if (r && addr >= r->start && addr + size <= r->end &&
+	    (r->writable || !write))
+		return (uint8_t *)(uintptr_t)addr;
+	if (own_memory(c, addr, size, write))
+		return (uint8_t *)(uintptr_t)addr;
+	r = find_range(c->launch, addr, size);
+	if (!r) {
+		rt_fault(c, PTX_FAULT_UNMAPPED, thread, addr,
+			 "%s of %u bytes at unmapped 0x%llx",
+			 write ? "write" : "read", size,
+			 (unsigned long long)addr);
+		return NULL;
+	}
+	if (write && !r->writable) {
+		rt_fault(c, PTX_FAULT_READ_ONLY, thread, addr,
+			 "write to read-only 0x%llx", (unsigned long long)addr);
+		return NULL;
+	}
+	c->last_range = r;
+	return (uint8_t *)(uintptr_t)addr;
+}
+
+static uint8_t *window_fault(struct rt_cta *c, uint32_t thread,
+			     uint64_t addr, const char *space, uint64_t limit)
+{
+	rt_fault(c, PTX_FAULT_UNMAPPED, thread, addr,
+		 "%s address 0x%llx beyond 0x%llx", space,
+		 (unsigned long long)addr, (unsigned long long)limit);
+	return NULL;
+}
+
+uint8_t *rt_shared(struct rt_cta *c, uint32_t thread, uint64_t addr,
+		   unsigned size)
+{
+	if (misaligned(c, thread, addr, size))
+		return NULL;
+	addr = (uint32_t)addr;
+	if (addr + size > c->shared_size)
+		return window_fault(c, thread, addr, "shared", c->shared_size);
+	return c->shared + addr;
+}
+
+uint8_t *rt_local(struct rt_cta *c, uint32_t thread, uint64_t addr,
+		  unsigned size)
+{
+	uint64_t stride = c->kernel->layout.local_stride;
+	if (misaligned(c, thread, addr, size))
+		return NULL;
+	addr = (uint32_t)addr;
+	if (addr + size > stride)
+		return window_fault(c, thread, addr, "local", stride);
+	return c->local + (uint64_t)thread * stride + addr;
+}
+
+uint8_t *rt_param(struct rt_cta *c, uint32_t thread, uint64_t addr,
+		  unsigned size, bool write)
+{
+	uint32_t len = c->kernel->info.param_size;
+	if (misaligned(c, thread, addr, size))
+		return NULL;
+	addr = (uint32_t)addr;
+	if (write || addr + size > len)
+		return window_fault(c, thread, addr, "parameter", len);
+	return (uint8_t *)c->launch->params + addr;
+}

@@ -1,0 +1,488 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The executor benchmark (make bench): six kernels of six.cu — vectorAdd
+ * (16 M floats), tiled SGEMM (512 and 1024), a shared-memory reduction
+ * (16 M floats), a 256-bin histogram with shared atomics (16 M bytes),
+ * an exclusive scan (16 M ints) and n-body (4096 bodies) — each on the
+ * JIT and on the interpreter, on one worker thread and on one per CPU,
+ * against the same algorithms in C (six_c.c, -O3 -march=native
+ * -fopenmp) on as many threads, in one run. Launches carry the buffers
+ * as their memory ranges, as libcuda's do. Results are checked against
+ * C's. Prints one line per kernel and the geometric mean of JIT / C;
+ * writes the numbers, tab-separated, to the file named by argv[1].
+ * Numbers only: nothing here fails for being slow.
+ *
+ * BENCH_INTERP_ALL=1 also runs the interpreter on SGEMM 1024 (minutes).
+ */
+#include "jit.h"
+#include "ptx.h"
+#include "six_c.h"
+
+#include <math.h>
+#include <omp.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+enum { NBUF = 4 };
+
+struct buf {
+	void *p;
+	size_t size;
+};
+
+struct bench {
+	const char *name;
+	int n;			/* problem size */
+	struct buf in[NBUF], out;	/* the executors' buffers */
+	void *c_out;		/* C's result */
+	bool interp;		/* run on the interpreter too */
+	double work;		/* for the rates: elements or flops */
+};
+
+/* An executor: a program built for one back end, and a thread count. */
+struct exec {
+	struct ptx_program *prog;
+	int threads;
+	struct ptx_mem_range ranges[NBUF + 1];
+	unsigned nranges;
+};
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void *zalloc(size_t n)
+{
+	void *p = aligned_alloc(64, (n + 63) / 64 * 64);
+	if (!p) {
+		fputs("exec-bench: out of memory\n", stderr);
+		exit(1);
+	}
+	memset(p, 0, n);
+	return p;
+}
+
+static uint32_t rnd(uint32_t *s)
+{
+	*s = *s * 1664525u + 1013904223u;
+	return *s >> 8;
+}
+
+/* ---- launches on T worker threads ---- */
+
+struct pool_run {
+	const struct ptx_launch *l;
+	uint64_t total;
+	atomic_uint_fast64_t next;
+	atomic_bool failed;
+};
+
+static void *pool_thread(void *arg)
+{
+	struct pool_run *r = arg;
+	struct ptx_worker *w = ptx_worker_create();
+	struct ptx_fault f;
+	for (;;) {
+		uint64_t first = atomic_fetch_add(&r->next, 8);
+		if (first >= r->total || atomic_load(&r->failed))
+			break;
+		uint64_t n = r->total - first < 8 ? r->total - first : 8;
+		if (!ptx_run_ctas(w, r->l, first, n, &f)) {
+			fprintf(stderr, "exec-bench: fault: %s\n", f.message);
+			atomic_store(&r->failed, true);
+		}
+	}
+	ptx_worker_destroy(w);
+	return NULL;
+}
+
+static int range_cmp(const void *a, const void *b)
+{
+	const struct ptx_mem_range *x = a, *y = b;
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* The buffers of @b as the launch's ranges, as libcuda gives them. */
+static void set_ranges(struct exec *x, const struct bench *b)
+{
+	x->nranges = 0;
+	for (int i = 0; i < NBUF && b->in[i].p; i++)
+		x->ranges[x->nranges++] = (struct ptx_mem_range){
+			(uintptr_t)b->in[i].p,
+			(uintptr_t)b->in[i].p + b->in[i].size, true };
+	x->ranges[x->nranges++] = (struct ptx_mem_range){
+		(uintptr_t)b->out.p, (uintptr_t)b->out.p + b->out.size, true };
+	qsort(x->ranges, x->nranges, sizeof(x->ranges[0]), range_cmp);
+}
+
+static bool launch(const struct exec *x, const char *kernel, uint32_t gx,
+		   uint32_t gy, uint32_t bx, uint32_t by,
+		   const void *const *args)
+{
+	const struct ptx_kernel *k = ptx_program_kernel(x->prog, kernel);
+	struct ptx_kernel_info info;
+	uint8_t params[64] = { 0 };
+	if (!k)
+		return false;
+	ptx_kernel_get_info(k, &info);
+	for (unsigned i = 0; i < info.param_count; i++)
+		memcpy(params + info.params[i].offset, args[i],
+		       info.params[i].size);
+	struct ptx_launch l = { .kernel = k, .grid = { gx, gy, 1 },
+				.block = { bx, by, 1 }, .params = params,
+				.ranges = x->ranges,
+				.range_count = x->nranges };
+	struct pool_run r = { .l = &l, .total = (uint64_t)gx * gy };
+	pthread_t t[256];
+	int n = x->threads < 256 ? x->threads : 256;
+	for (int i = 0; i < n; i++)
+		pthread_create(&t[i], NULL, pool_thread, &r);
+	for (int i = 0; i < n; i++)
+		pthread_join(t[i], NULL);
+	return !atomic_load(&r.failed);
+}
+
+/* ---- the six kernels: one run on @x (NULL: C) ---- */
+
+static bool run_vector_add(struct bench *b, const struct exec *x)
+{
+	if (!x) {
+		c_vector_add(b->in[0].p, b->in[1].p, b->c_out, b->n);
+		return true;
+	}
+	const void *args[] = { &b->in[0].p, &b->in[1].p, &b->out.p, &b->n };
+	return launch(x, "vector_add", (uint32_t)(b->n + 255) / 256, 1, 256, 1,
+		      args);
+}
+
+static bool run_sgemm(struct bench *b, const struct exec *x)
+{
+	if (!x) {
+		c_sgemm(b->in[0].p, b->in[1].p, b->c_out, b->n);
+		return true;
+	}
+	const void *args[] = { &b->in[0].p, &b->in[1].p, &b->out.p, &b->n };
+	uint32_t g = (uint32_t)b->n / 16;
+	return launch(x, "sgemm", g, g, 16, 16, args);
+}
+
+enum { RBLOCKS = 1024 };
+
+static bool run_reduce(struct bench *b, const struct exec *x)
+{
+	if (!x) {
+		*(double *)b->c_out = c_reduce(b->in[0].p, b->n);
+		return true;
+	}
+	const void *args[] = { &b->in[0].p, &b->out.p, &b->n };
+	return launch(x, "reduce", RBLOCKS, 1, 256, 1, args);
+}
+
+static bool run_histogram(struct bench *b, const struct exec *x)
+{
+	if (!x) {
+		c_histogram(b->in[0].p, b->c_out, b->n);
+		return true;
+	}
+	memset(b->out.p, 0, 1024);
+	const void *args[] = { &b->in[0].p, &b->out.p, &b->n };
+	return launch(x, "histogram256", 256, 1, 256, 1, args);
+}
+
+static bool run_scan(struct bench *b, const struct exec *x)
+{
+	if (!x) {
+		c_scan(b->in[0].p, b->c_out, b->n);
+		return true;
+	}
+	int blocks = b->n / 1024;
+	const void *a1[] = { &b->in[0].p, &b->out.p, &b->in[1].p };
+	const void *a2[] = { &b->in[1].p, &blocks };
+	const void *a3[] = { &b->out.p, &b->in[1].p };
+	return launch(x, "scan_blocks", (uint32_t)blocks, 1, 256, 1, a1) &&
+	       launch(x, "scan_sums", 1, 1, 1024, 1, a2) &&
+	       launch(x, "add_offsets", (uint32_t)b->n / 256, 1, 256, 1, a3);
+}
+
+static float nbody_dt = 0.01f;
+
+static bool run_nbody(struct bench *b, const struct exec *x)
+{
+	size_t bytes = (size_t)b->n * 16;
+	if (!x) {
+		memset(b->c_out, 0, bytes);
+		c_nbody(b->in[0].p, b->c_out, b->n, nbody_dt);
+		return true;
+	}
+	memset(b->out.p, 0, bytes);
+	const void *args[] = { &b->in[0].p, &b->out.p, &b->n, &nbody_dt };
+	return launch(x, "nbody", (uint32_t)b->n / 256, 1, 256, 1, args);
+}
+
+/* ---- checks against C ---- */
+
+static bool close_floats(const float *a, const float *b, size_t n,
+			 double tol)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!(fabs((double)a[i] - b[i]) <= tol * (1 + fabs(b[i]))))
+			return false;
+	return true;
+}
+
+static bool check(const struct bench *b)
+{
+	const char *k = b->name;
+	if (!strcmp(k, "vectorAdd"))
+		return !memcmp(b->out.p, b->c_out, b->out.size);
+	if (!strncmp(k, "sgemm", 5))
+		return close_floats(b->out.p, b->c_out, (size_t)b->n * b->n,
+				    1e-3);
+	if (!strcmp(k, "reduce")) {
+		double s = 0;
+		for (int i = 0; i < RBLOCKS; i++)
+			s += ((const float *)b->out.p)[i];
+		double c = *(const double *)b->c_out;
+		return fabs(s - c) <= 1e-3 * (1 + fabs(c));
+	}
+	if (!strcmp(k, "nbody"))
+		return close_floats(b->out.p, b->c_out, (size_t)b->n * 4, 1e-3);
+	return !memcmp(b->out.p, b->c_out, b->out.size);
+}
+
+/* ---- set-up ---- */
+
+static void fill_floats(float *p, size_t n, uint32_t seed)
+{
+	for (size_t i = 0; i < n; i++)
+		p[i] = (float)(rnd(&seed) & 0xffff) * 0x1p-16f - 0.5f;
+}
+
+static struct bench *add(struct bench *all, int *n, const char *name,
+			 int size, size_t out, double work)
+{
+	struct bench *b = &all[(*n)++];
+	memset(b, 0, sizeof(*b));
+	b->name = name;
+	b->n = size;
+	b->out = (struct buf){ zalloc(out), out };
+	b->c_out = zalloc(out < 8 ? 8 : out);
+	b->interp = true;
+	b->work = work;
+	return b;
+}
+
+static void in_buf(struct bench *b, int i, size_t size)
+{
+	b->in[i] = (struct buf){ zalloc(size), size };
+}
+
+static int setup(struct bench *all)
+{
+	/* BENCH_SHIFT=k divides the big sizes by 2^k (quick runs) */
+	const char *sh = getenv("BENCH_SHIFT");
+	int n = 0, big = 1 << (24 - (sh ? atoi(sh) % 8 : 0));
+	struct bench *b = add(all, &n, "vectorAdd", big, (size_t)big * 4, big);
+	in_buf(b, 0, (size_t)big * 4);
+	in_buf(b, 1, (size_t)big * 4);
+	fill_floats(b->in[0].p, (size_t)big, 1);
+	fill_floats(b->in[1].p, (size_t)big, 2);
+	for (int m = 512; m <= 1024; m *= 2) {
+		b = add(all, &n, m == 512 ? "sgemm512" : "sgemm1024", m,
+			(size_t)m * m * 4, 2.0 * m * m * m);
+		in_buf(b, 0, (size_t)m * m * 4);
+		in_buf(b, 1, (size_t)m * m * 4);
+		fill_floats(b->in[0].p, (size_t)m * m, 3);
+		fill_floats(b->in[1].p, (size_t)m * m, 4);
+		b->interp = m == 512 || getenv("BENCH_INTERP_ALL");
+	}
+	b = add(all, &n, "reduce", big, RBLOCKS * 4, big);
+	in_buf(b, 0, (size_t)big * 4);
+	fill_floats(b->in[0].p, (size_t)big, 5);
+	b = add(all, &n, "histogram", big, 1024, big);
+	in_buf(b, 0, (size_t)big);
+	uint32_t s = 6;
+	for (int i = 0; i < big; i++)
+		((uint8_t *)b->in[0].p)[i] = (uint8_t)rnd(&s);
+	b = add(all, &n, "scan", big, (size_t)big * 4, big);
+	in_buf(b, 0, (size_t)big * 4);
+	in_buf(b, 1, (size_t)big / 1024 * 4);
+	for (int i = 0; i < big; i++)
+		((int *)b->in[0].p)[i] = (int)(rnd(&s) & 15);
+	int nb = 4096;
+	b = add(all, &n, "nbody", nb, (size_t)nb * 16, 20.0 * nb * nb);
+	in_buf(b, 0, (size_t)nb * 16);
+	fill_floats(b->in[0].p, (size_t)nb * 4, 7);
+	return n;
+}
+
+/* ---- timing ---- */
+
+typedef bool (*run_fn)(struct bench *b, const struct exec *x);
+
+static run_fn runner(const struct bench *b)
+{
+	if (!strcmp(b->name, "vectorAdd"))
+		return run_vector_add;
+	if (!strncmp(b->name, "sgemm", 5))
+		return run_sgemm;
+	if (!strcmp(b->name, "reduce"))
+		return run_reduce;
+	if (!strcmp(b->name, "histogram"))
+		return run_histogram;
+	if (!strcmp(b->name, "scan"))
+		return run_scan;
+	return run_nbody;
+}
+
+/* Best of @reps runs, after one untimed (JIT compile, page faults);
+ * -1 when a run fails or its result is wrong. */
+static double best(struct bench *b, const struct exec *x, int reps)
+{
+	run_fn run = runner(b);
+	double t = 1e30;
+	if (!run(b, x) || (x && !check(b)))
+		return -1;
+	for (int r = 0; r < reps; r++) {
+		double t0 = now();
+		if (!run(b, x))
+			return -1;
+		double dt = now() - t0;
+		t = dt < t ? dt : t;
+	}
+	return t;
+}
+
+static struct ptx_program *build(const char *text, const char *executor)
+{
+	struct ptx_source src = { text, strlen(text), BENCH_SIX_PTX };
+	struct ptx_program *p = NULL;
+	char log[1024];
+	setenv("VCUDA_EXECUTOR", executor, 1);
+	if (ptx_program_build(&src, 1, &p, log, sizeof(log)))
+		fprintf(stderr, "exec-bench: %s\n", log);
+	unsetenv("VCUDA_EXECUTOR");
+	return p;
+}
+
+static char *read_text(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	long n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	char *t = n > 0 ? calloc(1, (size_t)n + 1) : NULL;
+	if (t && fread(t, 1, (size_t)n, f) != (size_t)n) {
+		free(t);
+		t = NULL;
+	}
+	fclose(f);
+	return t;
+}
+
+/* Columns: C, JIT, interpreter, on 1 and on all threads. */
+enum { C1, CN, J1, JN, I1, IN, NCOL };
+static const char *const col_name[NCOL] = { "c_1t", "c_all", "jit_1t",
+					    "jit_all", "interp_1t",
+					    "interp_all" };
+
+static void measure(struct bench *b, struct exec *jit, struct exec *interp,
+		    int cpus, double t[NCOL])
+{
+	set_ranges(jit, b);
+	set_ranges(interp, b);
+	for (int c = 0; c < NCOL; c++) {
+		int threads = c % 2 ? cpus : 1;
+		omp_set_num_threads(threads);
+		jit->threads = interp->threads = threads;
+		if (c <= CN)
+			t[c] = best(b, NULL, 3);
+		else if (c <= JN)
+			t[c] = best(b, jit, 3);
+		else
+			t[c] = b->interp ? best(b, interp, 1) : 0;
+	}
+}
+
+static void print_row(FILE *out, const struct bench *b, const double t[NCOL])
+{
+	printf("%-10s", b->name);
+	fprintf(out, "%s", b->name);
+	for (int c = 0; c < NCOL; c++) {
+		if (t[c] > 0)
+			printf(" %10.4f", t[c]);
+		else
+			printf(" %10s", t[c] < 0 ? "FAILED" : "-");
+		fprintf(out, "\t%.6f", t[c]);
+	}
+	printf("  %6.2f %6.2f\n", t[J1] / t[C1], t[JN] / t[CN]);
+	fprintf(out, "\t%.3f\t%.3f\n", t[J1] / t[C1], t[JN] / t[CN]);
+}
+
+/* JIT compile time of each kernel (its first launch compiled it). */
+static void print_compile_times(FILE *out, const struct ptx_program *p)
+{
+	static const char *const names[] = { "vector_add", "sgemm", "reduce",
+		"histogram256", "scan_blocks", "scan_sums", "add_offsets",
+		"nbody" };
+	printf("jit compile ms:");
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		const struct ptx_kernel *k = ptx_program_kernel(p, names[i]);
+		double ms = k && k->jit ? k->jit->compile_s * 1e3 : -1;
+		printf(" %s %.1f%s", names[i], ms,
+		       k && !k->jit ? " (interpreter)" : "");
+		fprintf(out, "compile_ms\t%s\t%.2f\n", names[i], ms);
+	}
+	printf("\n");
+}
+
+int main(int argc, char **argv)
+{
+	const char *out_path = argc > 1 ? argv[1] : "executors.tsv";
+	int cpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	char *text = read_text(BENCH_SIX_PTX);
+	struct exec jit = { 0 }, interp = { 0 };
+	if (!text || !(jit.prog = build(text, "jit")) ||
+	    !(interp.prog = build(text, "interp")))
+		return 1;
+	FILE *out = fopen(out_path, "w");
+	if (!out)
+		return 1;
+	struct bench all[8];
+	int n = setup(all), status = 0;
+	double lj1 = 0, ljn = 0;
+	fprintf(out, "kernel");
+	printf("%-10s", "seconds");
+	for (int c = 0; c < NCOL; c++) {
+		fprintf(out, "\t%s", col_name[c]);
+		printf(" %10s", col_name[c]);
+	}
+	fprintf(out, "\tjit/c_1t\tjit/c_all\n");
+	printf("  jit/c: 1T  all (%d CPUs)\n", cpus);
+	for (int i = 0; i < n; i++) {
+		double t[NCOL];
+		measure(&all[i], &jit, &interp, cpus, t);
+		print_row(out, &all[i], t);
+		for (int c = 0; c < NCOL; c++)
+			status |= t[c] < 0;
+		lj1 += log(t[J1] / t[C1]);
+		ljn += log(t[JN] / t[CN]);
+	}
+	print_compile_times(out, jit.prog);
+	printf("geomean jit/c-openmp: %.2f (1T) %.2f (all)\n", exp(lj1 / n),
+	       exp(ljn / n));
+	fprintf(out, "geomean\t%.3f\t%.3f\n", exp(lj1 / n), exp(ljn / n));
+	fclose(out);
+	return status;
+}
