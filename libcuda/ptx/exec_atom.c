@@ -25,38 +25,6 @@ static const struct xinsn *x_atom(struct warp *w, const struct xinsn *ip)
 	return ip + 1;
 }
 
-static bool atom_kind(unsigned t, unsigned *kind)
-{
-	switch (ptx_type_kind(t)) {
-	case TK_BIT:
-	case TK_UINT:
-		*kind = RT_ATOM_UINT;
-		return true;
-	case TK_SINT:
-		*kind = RT_ATOM_SINT;
-		return true;
-	default:
-		break;
-	}
-	switch (t) {
-	case PTX_T_F32:
-	case PTX_T_F64:
-		*kind = RT_ATOM_FLOAT;
-		return true;
-	case PTX_T_F16:
-		*kind = RT_ATOM_F16;
-		return true;
-	case PTX_T_F16X2:
-		*kind = RT_ATOM_F16X2;
-		return true;
-	case PTX_T_BF16X2:
-		*kind = RT_ATOM_BF16X2;
-		return true;
-	default:
-		return false;
-	}
-}
-
 bool lower_atom(struct lower_ctx *c, const struct ir_insn *in)
 {
 	bool red = in->op == OP_RED;
@@ -64,7 +32,7 @@ bool lower_atom(struct lower_ctx *c, const struct ir_insn *in)
 	unsigned size = ptx_type_size(t);
 	unsigned nsrc = in->mode == MOD_CAS ? 2 : 1;
 	unsigned first = red ? 0 : 1;
-	if (!in->mode || !atom_kind(t, &kind) || size < 2 || size > 8 ||
+	if (!in->mode || !rt_atom_kind(t, &kind) || size < 2 || size > 8 ||
 	    in->vec > 1)
 		return lower_unsupported(c, "operation or type");
 	if (in->nopnds != first + 1 + nsrc)

@@ -281,24 +281,10 @@ bool jit_emit_mem(struct emit *e, const struct ir_insn *in)
 
 /* ---- atom, red ---- */
 
+/* The kinds compiled code handles; F16 forms stay on the interpreter. */
 static bool atom_kind(unsigned t, unsigned *kind)
 {
-	switch (ptx_type_kind(t)) {
-	case TK_BIT:
-	case TK_UINT:
-		*kind = RT_ATOM_UINT;
-		return true;
-	case TK_SINT:
-		*kind = RT_ATOM_SINT;
-		return true;
-	default:
-		break;
-	}
-	if (t == PTX_T_F32 || t == PTX_T_F64) {
-		*kind = RT_ATOM_FLOAT;
-		return true;
-	}
-	return false;
+	return rt_atom_kind(t, kind) && *kind <= RT_ATOM_FLOAT;
 }
 
 /* Integer operations LLVM has as atomicrmw; others call rt_atomic. */

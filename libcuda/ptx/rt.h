@@ -85,6 +85,9 @@ enum rt_atom_kind {
 	RT_ATOM_BF16X2, RT_ATOM_F16,
 };
 
+/* The kind of atomic a PTX type @t makes, or false if none. */
+bool rt_atom_kind(unsigned t, unsigned *kind);
+
 /*
  * Atomically applies @op (a MOD_* of ptx_tables.h: add, min, max, inc,
  * dec, and, or, xor, exch, cas) of @kind to the @size bytes at @p with

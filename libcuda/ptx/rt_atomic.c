@@ -159,3 +159,35 @@ uint64_t rt_atomic(uint8_t *p, unsigned size, unsigned op, unsigned kind,
 	}
 	return atomic_rmw(p, size, op, kind, b);
 }
+
+bool rt_atom_kind(unsigned t, unsigned *kind)
+{
+	switch (ptx_type_kind(t)) {
+	case TK_BIT:
+	case TK_UINT:
+		*kind = RT_ATOM_UINT;
+		return true;
+	case TK_SINT:
+		*kind = RT_ATOM_SINT;
+		return true;
+	default:
+		break;
+	}
+	switch (t) {
+	case PTX_T_F32:
+	case PTX_T_F64:
+		*kind = RT_ATOM_FLOAT;
+		return true;
+	case PTX_T_F16:
+		*kind = RT_ATOM_F16;
+		return true;
+	case PTX_T_F16X2:
+		*kind = RT_ATOM_F16X2;
+		return true;
+	case PTX_T_BF16X2:
+		*kind = RT_ATOM_BF16X2;
+		return true;
+	default:
+		return false;
+	}
+}
