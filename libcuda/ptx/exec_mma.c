@@ -30,10 +30,12 @@ struct frag_regs {
 
 struct mma_op {
 	uint8_t kind;		/* enum mma_kind */
-	uint8_t m, n, k;
+	uint8_t m, n;
+	uint16_t k;
 	bool col[2];		/* A, B (or the loaded/stored matrix) column
 				 * major */
 	bool satfinite;
+	char bitop;		/* .b1: 'a' and.popc, 'x' xor.popc */
 	uint8_t space;		/* enum xspace of load/store */
 	bool frame_rel;
 	uint8_t count;		/* ldmatrix: matrices */
@@ -81,13 +83,34 @@ static double to_double(enum mtype t, uint64_t v)
 	case MT_F64: return f64_of(v);
 	case MT_S8: return (int8_t)v;
 	case MT_U8: return (uint8_t)v;
+	case MT_S4: return (int)(v & 15) - (v & 8 ? 16 : 0);
+	case MT_U4: return v & 15;
+	case MT_B1: return v & 1;
 	default: return (int32_t)v;
 	}
 }
 
-static unsigned mtype_bytes(enum mtype t)
+/* Element @idx of a matrix of @bits-bit elements at @base: sub-byte
+ * elements are packed from the low bits of each byte up. */
+static bool elem_access(struct warp *w, const struct xinsn *ip,
+			enum xspace sp, uint32_t lane, uint64_t base,
+			uint64_t idx, unsigned bits, bool store, uint64_t *v)
 {
-	return mtype_bits(t) / 8;
+	unsigned size = bits < 8 ? 1 : bits / 8;
+	uint64_t bit = idx * bits;
+	uint8_t *p = mem_host(w, ip, sp, lane, base + bit / 8, size, store);
+	if (!p)
+		return false;
+	if (bits < 8) {
+		unsigned sh = bit % 8, mask = (1u << bits) - 1;
+		*v = p[0] >> sh & mask;	/* only loads are sub-byte */
+	} else if (store) {
+		memcpy(p, v, size);
+	} else {
+		*v = 0;
+		memcpy(v, p, size);
+	}
+	return true;
 }
 
 /* ---- load and store ---- */
@@ -108,7 +131,7 @@ static const struct xinsn *x_wmma_ldst(struct warp *w, const struct xinsn *ip)
 			      "wmma needs all 32 lanes (active 0x%08x)", m);
 	const uint64_t *pa = xr(w, op->addr);
 	const uint64_t *ps = op->stride ? xr(w, op->stride) : NULL;
-	unsigned size = mtype_bytes((enum mtype)f->type);
+	unsigned bits = mtype_bits((enum mtype)f->type);
 	uint64_t base_off = (uint64_t)op->off + (op->frame_rel ? w->local_base : 0);
 	uint64_t *regs[16];
 	for (unsigned i = 0; i < f->nregs; i++)
@@ -122,19 +145,12 @@ static const struct xinsn *x_wmma_ldst(struct warp *w, const struct xinsn *ip)
 			f->lay.map(l, e, &r, &c);
 			uint64_t idx = op->col[0] ? (uint64_t)c * stride + r :
 						    (uint64_t)r * stride + c;
-			uint8_t *p = mem_host(w, ip, (enum xspace)op->space, l,
-					      pa[l] + base_off + idx * size,
-					      size, store);
-			if (!p)
+			uint64_t v = store ? frag_get(w, f, l, e) : 0;
+			if (!elem_access(w, ip, (enum xspace)op->space, l,
+					 pa[l] + base_off, idx, bits, store, &v))
 				return NULL;
-			if (store) {
-				uint64_t v = frag_get(w, f, l, e);
-				memcpy(p, &v, size);
-			} else {
-				uint64_t v = 0;
-				memcpy(&v, p, size);
+			if (!store)
 				frag_put(regs, f, l, e, v);
-			}
 		}
 	}
 	return ip + 1;
@@ -235,8 +251,10 @@ static void multiply(const struct mma_op *op, const double *a,
 		     const double *b, const double *c, double *d)
 {
 	unsigned M = op->m, N = op->n, K = op->k;
-	bool f64 = op->f[0].type == MT_F64;
-	bool ints = op->f[0].type == MT_S8 || op->f[0].type == MT_U8;
+	enum mtype t = (enum mtype)op->f[0].type;
+	bool f64 = t == MT_F64;
+	bool ints = t == MT_S8 || t == MT_U8 || t == MT_S4 || t == MT_U4 ||
+		    t == MT_B1;
 	for (unsigned i = 0; i < M; i++)
 		for (unsigned j = 0; j < N; j++) {
 			double acc = c[i * N + j];
@@ -245,6 +263,10 @@ static void multiply(const struct mma_op *op, const double *a,
 				if (f64)
 					acc = fma(a[i * K + k], b[k * N + j],
 						  acc);
+				else if (t == MT_B1)	/* and/xor, popc */
+					iacc += op->bitop == 'a' ?
+						(a[i * K + k] && b[k * N + j]) :
+						(a[i * K + k] != b[k * N + j]);
 				else if (ints)
 					iacc += (int64_t)a[i * K + k] *
 						(int64_t)b[k * N + j];
@@ -264,7 +286,9 @@ static const struct xinsn *x_mma(struct warp *w, const struct xinsn *ip)
 	if (m != FULL_MASK)
 		return xfault(w, ip, PTX_FAULT_ILLEGAL_INSTRUCTION, 0, 0,
 			      "mma needs all 32 lanes (active 0x%08x)", m);
-	double a[16 * 32], b[32 * 16], c[16 * 16], d[16 * 16];
+	/* up to 16 x 256 (b1) operands: per thread, not on the stack */
+	static _Thread_local double a[16 * 256], b[256 * 8];
+	double c[16 * 16], d[16 * 16];
 	gather(w, &op->f[0], a, op->k);
 	gather(w, &op->f[1], b, op->n);
 	gather(w, &op->f[2], c, op->n);
@@ -341,6 +365,9 @@ static enum mtype mtype_of(unsigned t)
 	case PTX_T_S8: return MT_S8;
 	case PTX_T_U8: return MT_U8;
 	case PTX_T_S32: return MT_S32;
+	case PTX_T_S4: return MT_S4;
+	case PTX_T_U4: return MT_U4;
+	case PTX_T_B1: return MT_B1;
 	default: return MT_NONE;
 	}
 }
@@ -352,7 +379,8 @@ struct mma_words {
 	unsigned nlayout;
 	unsigned m, n, k;
 	unsigned x;		/* ldmatrix .x1/.x2/.x4 */
-	bool trans, satfinite, load, store, mma, rn;
+	bool trans, satfinite, load, store, mma, rn, popc;
+	char bitop;		/* 'a' and, 'x' xor */
 	unsigned types[4], ntypes;
 	bool unknown;
 };
@@ -397,6 +425,10 @@ static void sort_words(struct lower_ctx *c, struct mma_words *w)
 			w->satfinite = true;
 		} else if (!strcmp(s, "rn")) {
 			w->rn = true;
+		} else if (!strcmp(s, "popc")) {
+			w->popc = true;
+		} else if (!strcmp(s, "and") || !strcmp(s, "xor")) {
+			w->bitop = s[0];
 		} else if (!strcmp(s, "x1") || !strcmp(s, "x2") ||
 			   !strcmp(s, "x4")) {
 			w->x = (unsigned)(s[1] - '0');
@@ -459,7 +491,7 @@ static bool lower_wmma_ldst(struct lower_ctx *c, const struct ir_insn *in,
 {
 	struct mma_op op = { .kind = w->store ? MK_STORE : MK_LOAD,
 			     .m = (uint8_t)w->m, .n = (uint8_t)w->n,
-			     .k = (uint8_t)w->k };
+			     .k = (uint16_t)w->k };
 	enum frag_use use = w->which == 'a' ? FRAG_A :
 			    w->which == 'b' ? FRAG_B : FRAG_C;
 	if (w->ntypes != 1 || w->nlayout != 1 || !w->which ||
@@ -503,20 +535,26 @@ static bool mma_types(const struct mma_words *w, bool wmma, enum mtype t[4])
 	for (int i = 0; i < 4; i++)
 		if (t[i] == MT_NONE)
 			return false;
-	return t[0] == t[1] || ((t[0] == MT_S8 || t[0] == MT_U8) &&
-				(t[1] == MT_S8 || t[1] == MT_U8));
+	bool i8 = (t[0] == MT_S8 || t[0] == MT_U8) &&
+		  (t[1] == MT_S8 || t[1] == MT_U8);
+	bool i4 = (t[0] == MT_S4 || t[0] == MT_U4) &&
+		  (t[1] == MT_S4 || t[1] == MT_U4);
+	return t[0] == t[1] || i8 || i4;
 }
 
 static bool lower_mma_op(struct lower_ctx *c, const struct ir_insn *in,
 			 const struct mma_words *w, bool wmma)
 {
 	struct mma_op op = { .kind = MK_MMA, .m = (uint8_t)w->m,
-			     .n = (uint8_t)w->n, .k = (uint8_t)w->k,
-			     .satfinite = w->satfinite };
+			     .n = (uint8_t)w->n, .k = w->k,
+			     .satfinite = w->satfinite, .bitop = w->bitop };
 	enum mtype t[4];
 	if (!mma_types(w, wmma, t) || in->nopnds != 4 || w->nlayout != 2 ||
 	    (wmma && (t[0] == MT_F64) != w->rn))
 		return lower_unsupported(c, "types");
+	/* .b1 multiplies by a bit operation and counts: and/xor with popc */
+	if ((t[0] == MT_B1) != (w->popc && w->bitop))
+		return lower_unsupported(c, "b1 needs .and.popc or .xor.popc");
 	if (!wmma && (w->layout[0] != 0 || w->layout[1] != 1))
 		return lower_unsupported(c, "mma needs .row.col");
 	op.col[0] = w->layout[0];

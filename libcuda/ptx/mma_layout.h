@@ -11,7 +11,10 @@
  * layouts NVIDIA's sm_80/sm_90 hardware uses (measured, see
  * tests/ptx/expected/README.md): each wmma tile is the corresponding mma
  * tiles side by side, and the f16 operand fragments (eight registers, a
- * Volta heritage) hold those elements twice.
+ * Volta heritage) hold those elements twice (four times for the short
+ * operand of m32n8k16). m8n32k16 is m32n8k16 transposed (D^T = B^T A^T:
+ * its A is the other's B, and so on); the sub-byte shapes m8n8k32 and
+ * m8n8k128 are mma.sync's.
  */
 #ifndef VCUDA_PTX_MMA_LAYOUT_H
 #define VCUDA_PTX_MMA_LAYOUT_H
@@ -21,7 +24,7 @@
 
 /* Element types of matrix operands. */
 enum mtype { MT_F16, MT_BF16, MT_TF32, MT_F32, MT_F64, MT_S8, MT_U8, MT_S32,
-	     MT_NONE };
+	     MT_S4, MT_U4, MT_B1, MT_NONE };
 
 enum frag_use { FRAG_A, FRAG_B, FRAG_C };
 
@@ -48,6 +51,8 @@ static inline unsigned mtype_bits(enum mtype t)
 	switch (t) {
 	case MT_F16: case MT_BF16: return 16;
 	case MT_S8: case MT_U8: return 8;
+	case MT_S4: case MT_U4: return 4;
+	case MT_B1: return 1;
 	case MT_F64: return 64;
 	default: return 32;
 	}
