@@ -73,8 +73,10 @@ static bool jit_ready(struct ptx_kernel *k)
 			fprintf(stderr, "vcuda: kernel %s runs on the "
 					"interpreter: %s\n", k->sym->name, why);
 		else if (debug_enabled())
-			fprintf(stderr, "vcuda: kernel %s compiled by the JIT "
-					"in %.1f ms\n", k->sym->name,
+			fprintf(stderr, "vcuda: kernel %s %s in %.1f ms\n",
+				k->sym->name, k->jit->from_disk ?
+				"loaded from the JIT's disk cache" :
+				"compiled by the JIT",
 				k->jit->compile_s * 1e3);
 		__atomic_store_n(&k->jit_state, st, __ATOMIC_RELEASE);
 	}

@@ -41,6 +41,7 @@ struct jit_cta {
 	 * used last (sites[2 * i], sites[2 * i + 1]), checked inline. */
 	uint64_t *sites;
 	const atomic_bool *kill;	/* ptx_launch.kill, or a false flag */
+	const uint64_t *globals;	/* addresses of ptx_program.vars[] */
 	uint32_t ntid[3];
 	uint32_t ctaid[3];
 	uint32_t nctaid[3];
@@ -54,12 +55,17 @@ struct jit_cta {
  * thread faulted (the fault is recorded). */
 typedef int32_t (*jit_entry_fn)(struct jit_cta *cta, int32_t region);
 
+/* Loaded code, shared by the kernels whose keys are equal (jit_engine.c). */
+struct jit_code;
+
 struct jit_kernel {
 	jit_entry_fn entry;
 	uint32_t nregs;		/* registers saved at barriers */
 	uint32_t nsites;	/* global access sites */
-	void *tracker;		/* the engine's resource tracker */
-	double compile_s;	/* seconds it took */
+	struct jit_code *code;	/* the engine's, counted */
+	double compile_s;	/* seconds it took to have the code */
+	bool from_disk;		/* read from the disk cache, not compiled */
+	uint64_t *globals;	/* for jit_cta.globals */
 };
 
 /* ---- jit_emit.c ---- */
@@ -71,6 +77,17 @@ struct jit_kernel {
 bool jit_emit_kernel(const struct ptx_kernel *k, LLVMModuleRef mod,
 		     const char *name, struct jit_kernel *jk, char *whybuf,
 		     size_t whylen);
+
+/* ---- jit_key.c ---- */
+
+/*
+ * The key of @k's code for the CPU described by @target (triple, CPU,
+ * features): the program's PTX, the kernel's name, and the build of
+ * vcuda and LLVM doing the compiling;
+ * false when that build cannot be told apart from others.
+ */
+bool jit_kernel_key(const struct ptx_kernel *k, const char *target,
+		    uint8_t key[32]);
 
 /* ---- jit_engine.c ---- */
 
@@ -84,7 +101,13 @@ bool jit_run_ctas(struct ptx_worker *wk, const struct ptx_launch *launch,
 		  uint64_t first, uint64_t count, struct ptx_fault *fault);
 void jit_worker_free(struct ptx_worker *wk);
 
-/* Helpers generated code calls (through their addresses). */
+/* Helpers generated code calls, by these names (jit_engine.c binds them,
+ * and the libm functions vcuda_<name> that jit_emit_ops.c calls). */
+#define JIT_SYM_GLOBAL "vcuda_jit_global"
+#define JIT_SYM_SHARED_FAULT "vcuda_jit_shared_fault"
+#define JIT_SYM_BARRIER_FAULT "vcuda_jit_barrier_fault"
+#define JIT_SYM_KILLED "vcuda_jit_killed"
+#define JIT_SYM_ATOMIC "vcuda_rt_atomic"
 uint8_t *jit_global(struct jit_cta *c, uint32_t thread, uint64_t addr,
 		    uint32_t size, uint32_t write, uint32_t line,
 		    uint32_t site);

@@ -78,13 +78,18 @@ LLVMValueRef jit_intrinsic(struct emit *e, const char *name,
 	return LLVMBuildCall2(e->b, fnty, fn, args, nargs, "");
 }
 
-LLVMValueRef jit_call_c(struct emit *e, LLVMTypeRef fnty, const void *addr,
+/*
+ * By name, not by address: the code is cached on disk (jit_cache.c) and
+ * loaded by other processes, where the helpers live elsewhere; the
+ * engine binds the names when it links the object.
+ */
+LLVMValueRef jit_call_c(struct emit *e, LLVMTypeRef fnty, const char *name,
 			LLVMValueRef *args, unsigned nargs)
 {
-	LLVMValueRef p = LLVMConstIntToPtr(
-		LLVMConstInt(e->i64, (uint64_t)(uintptr_t)addr, false),
-		LLVMPointerType(fnty, 0));
-	return LLVMBuildCall2(e->b, fnty, p, args, nargs, "");
+	LLVMValueRef fn = LLVMGetNamedFunction(e->mod, name);
+	if (!fn)
+		fn = LLVMAddFunction(e->mod, name, fnty);
+	return LLVMBuildCall2(e->b, fnty, fn, args, nargs, "");
 }
 
 LLVMValueRef jit_entry_copy(struct emit *e, LLVMValueRef init_ptr)
@@ -179,25 +184,46 @@ static LLVMValueRef sreg_value(struct emit *e, const struct ir_operand *o)
 	}
 }
 
+/*
+ * A module variable's address, read from the CTA's table (jit_cta
+ * .globals, by index in the program's variables) rather than made a
+ * constant: where a process places variables is no part of the code,
+ * which the disk cache shares between processes. NULL when @s is none.
+ */
+LLVMValueRef jit_variable_address(struct emit *e, const struct ir_sym *s)
+{
+	const struct ptx_program *p = e->k->prog;
+	if (!p->placed)
+		return NULL;
+	for (uint32_t i = 0; i < p->nvars; i++) {
+		if (p->vars[i] != s)
+			continue;
+		LLVMValueRef idx = jit_const(e, e->i64, i);
+		LLVMValueRef at = LLVMBuildGEP2(e->b, e->i64, e->globals, &idx,
+						1, "");
+		LLVMValueRef v = LLVMBuildLoad2(e->b, e->i64, at, "");
+		jit_invariant(e, v);
+		return v;
+	}
+	return NULL;
+}
+
 /* The address a symbol operand stands for, as the interpreter sees it. */
-static bool symbol_value(struct emit *e, const struct ir_operand *o,
-			 uint64_t *v)
+static LLVMValueRef symbol_value(struct emit *e, const struct ir_operand *o)
 {
 	const struct ir_sym *s = o->sym ? o->sym->def : NULL;
 	uint64_t off;
+	LLVMValueRef base = NULL;
 	if (!s || s->kind != SYM_VAR)
-		return false;
-	if (s->space == SPACE_GLOBAL || s->space == SPACE_CONST) {
-		if (!e->k->prog->placed)
-			return false;
-		*v = s->location + (uint64_t)o->offset;
-		return true;
-	}
-	if (s->space == SPACE_SHARED && layout_offset(e->k, s, &off)) {
-		*v = off + (uint64_t)o->offset;
-		return true;
-	}
-	return false;
+		return NULL;
+	if (s->space == SPACE_GLOBAL || s->space == SPACE_CONST)
+		base = jit_variable_address(e, s);
+	else if (s->space == SPACE_SHARED && layout_offset(e->k, s, &off))
+		base = jit_const(e, e->i64, off);
+	return base ? LLVMBuildAdd(e->b, base,
+				   jit_const(e, e->i64, (uint64_t)o->offset),
+				   "") :
+		      NULL;
 }
 
 LLVMValueRef jit_get(struct emit *e, const struct ir_operand *o, unsigned t)
@@ -229,9 +255,9 @@ LLVMValueRef jit_get(struct emit *e, const struct ir_operand *o, unsigned t)
 			break;
 		return from_bits(e, LLVMBuildZExt(e->b, v, e->i64, ""), t);
 	case OPND_SYM:
-		if (!symbol_value(e, o, &bits) || t == PTX_T_PRED)
+		if (t == PTX_T_PRED || !(v = symbol_value(e, o)))
 			break;
-		return from_bits(e, jit_const(e, e->i64, bits), t);
+		return from_bits(e, v, t);
 	default:
 		break;
 	}
@@ -262,6 +288,9 @@ static void load_uniforms(struct emit *e)
 	e->save = load_field(e, offsetof(struct jit_cta, save),
 			     LLVMPointerType(e->i64, 0));
 	e->exited = load_field(e, offsetof(struct jit_cta, exited), e->p8);
+	e->globals = load_field(e, offsetof(struct jit_cta, globals),
+				LLVMPointerType(e->i64, 0));
+	jit_invariant(e, e->globals);
 	e->sites = load_field(e, offsetof(struct jit_cta, sites),
 			      LLVMPointerType(e->i64, 0));
 	e->shared_size = load_field(e, offsetof(struct jit_cta, shared_size),
@@ -510,7 +539,7 @@ static LLVMBasicBlockRef kill_check(struct emit *e, LLVMBasicBlockRef to)
 	LLVMTypeRef fnty = LLVMFunctionType(LLVMVoidTypeInContext(e->cx), args,
 					    2, false);
 	LLVMValueRef av[2] = { e->cta, e->tid };
-	jit_call_c(e, fnty, (const void *)jit_killed, av, 2);
+	jit_call_c(e, fnty, JIT_SYM_KILLED, av, 2);
 	LLVMBuildBr(e->b, e->fault_bb);
 	LLVMPositionBuilderAtEnd(e->b, here);
 	return chk;
@@ -573,7 +602,7 @@ static bool emit_barrier(struct emit *e, const struct ir_insn *in)
 	LLVMTypeRef fnty = LLVMFunctionType(LLVMVoidTypeInContext(e->cx), args,
 					    3, false);
 	LLVMValueRef av[3] = { e->cta, e->tid, jit_const(e, e->i32, in->line) };
-	jit_call_c(e, fnty, (const void *)jit_barrier_fault, av, 3);
+	jit_call_c(e, fnty, JIT_SYM_BARRIER_FAULT, av, 3);
 	LLVMBuildBr(e->b, e->fault_bb);
 	LLVMPositionBuilderAtEnd(e->b, resume);
 	return true;

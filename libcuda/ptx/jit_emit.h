@@ -36,7 +36,7 @@ struct emit {
 	/* the thread: linear index and coordinates (i32) */
 	LLVMValueRef tid, tx, ty, tz;
 	/* CTA-uniform values, loaded once */
-	LLVMValueRef shared, params, save, exited, sites;
+	LLVMValueRef shared, params, save, exited, sites, globals;
 	uint32_t nsites;		/* global access sites so far */
 	LLVMBasicBlockRef entry_bb;	/* for allocas made late */
 	LLVMValueRef ntid[3], ctaid[3], nctaid[3], shared_size;
@@ -70,6 +70,9 @@ bool jit_set(struct emit *e, const struct ir_operand *o, LLVMValueRef v,
 bool jit_set_bits(struct emit *e, const struct ir_operand *o,
 		  LLVMValueRef v, bool sign);
 
+/* The address of module variable @s (i64); NULL when not placed. */
+LLVMValueRef jit_variable_address(struct emit *e, const struct ir_sym *s);
+
 /* An alloca of @t in the entry block, holding the i64 at @init. */
 LLVMValueRef jit_entry_copy(struct emit *e, LLVMValueRef init_ptr);
 /* Marks a load as reading memory no store of the kernel changes. */
@@ -79,8 +82,8 @@ void jit_invariant(struct emit *e, LLVMValueRef load);
 LLVMValueRef jit_intrinsic(struct emit *e, const char *name,
 			   LLVMTypeRef *types, unsigned ntypes,
 			   LLVMValueRef *args, unsigned nargs);
-/* Calls the C function at @addr, of type @fnty. */
-LLVMValueRef jit_call_c(struct emit *e, LLVMTypeRef fnty, const void *addr,
+/* Calls the C function the engine names @name (JIT_SYM_*), of @fnty. */
+LLVMValueRef jit_call_c(struct emit *e, LLVMTypeRef fnty, const char *name,
 			LLVMValueRef *args, unsigned nargs);
 
 /* Instruction families. */

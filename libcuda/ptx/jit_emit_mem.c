@@ -59,7 +59,7 @@ static LLVMValueRef global_ptr(struct emit *e, LLVMValueRef addr,
 			       LLVMConstInt(e->i32, write, 0),
 			       LLVMConstInt(e->i32, e->in->line, 0),
 			       LLVMConstInt(e->i32, site, 0) };
-	LLVMValueRef p = jit_call_c(e, fnty, (const void *)jit_global, av, 7);
+	LLVMValueRef p = jit_call_c(e, fnty, JIT_SYM_GLOBAL, av, 7);
 	LLVMBuildStore(B, LLVMBuildLoad2(B, e->i64, lo_mem, ""), lo_slot);
 	LLVMBuildStore(B, LLVMBuildLoad2(B, e->i64, len_mem, ""), len_slot);
 	LLVMBasicBlockRef slow_end = LLVMGetInsertBlock(B);
@@ -93,7 +93,7 @@ static LLVMValueRef shared_ptr(struct emit *e, LLVMValueRef addr,
 	LLVMValueRef av[5] = { e->cta, e->tid, addr,
 			       LLVMConstInt(e->i32, size, 0),
 			       LLVMConstInt(e->i32, e->in->line, 0) };
-	jit_call_c(e, fnty, (const void *)jit_shared_fault, av, 5);
+	jit_call_c(e, fnty, JIT_SYM_SHARED_FAULT, av, 5);
 	LLVMBuildBr(B, e->fault_bb);
 	LLVMPositionBuilderAtEnd(B, good);
 	return LLVMBuildGEP2(B, e->i8, e->shared, &off, 1, "");
@@ -164,11 +164,16 @@ static LLVMValueRef addr_value(struct emit *e, const struct ir_operand *o,
 				    s->space == SPACE_CONST);
 		if (!s || (k == MK_SHARED) != shared || (!shared && !global))
 			return jit_unsupported(e, "symbol address"), NULL;
-		if (shared ? !layout_offset(e->k, s, &base) :
-			     !e->k->prog->placed)
+		if (global) {
+			LLVMValueRef v = jit_variable_address(e, s);
+			if (!v)
+				return jit_unsupported(e, "symbol address"),
+				       NULL;
+			return LLVMBuildAdd(B, v, c64(e, (uint64_t)o->offset),
+					    "");
+		}
+		if (!layout_offset(e->k, s, &base))
 			return jit_unsupported(e, "symbol address"), NULL;
-		if (global)
-			base = s->location;
 	}
 	return c64(e, base + (uint64_t)o->offset);
 }
@@ -334,7 +339,7 @@ static LLVMValueRef atomic(struct emit *e, const struct ir_insn *in,
 		av[4] = b;
 		av[5] = c;
 	}
-	LLVMValueRef r = jit_call_c(e, fnty, (const void *)rt_atomic, av, 6);
+	LLVMValueRef r = jit_call_c(e, fnty, JIT_SYM_ATOMIC, av, 6);
 	return it == e->i64 ? r : LLVMBuildTrunc(B, r, it, "");
 }
 

@@ -316,7 +316,8 @@ static LLVMValueRef fminmax(struct emit *e, LLVMValueRef a, LLVMValueRef b,
 	return LLVMBuildSelect(B, any, nanres, r, "");
 }
 
-static LLVMValueRef call_libm(struct emit *e, LLVMTypeRef t, const void *fn,
+/* @fn: the libm function's name to the engine (jit_engine.c) */
+static LLVMValueRef call_libm(struct emit *e, LLVMTypeRef t, const char *fn,
 			      LLVMValueRef a)
 {
 	LLVMTypeRef fnty = LLVMFunctionType(t, &t, 1, false);
@@ -357,12 +358,12 @@ static LLVMValueRef float_op(struct emit *e, const struct ir_insn *in,
 		return fminmax(e, a, b, in->op == OP_MAX, nanflag,
 			       f32 ? fconst32(e, 0x7fffffffu) :
 				     fconst64(e, 0x7fffffffffffffffull));
-	case OP_SIN: return f32 ? call_libm(e, t, (const void *)sinf, a) : NULL;
-	case OP_COS: return f32 ? call_libm(e, t, (const void *)cosf, a) : NULL;
-	case OP_LG2: return f32 ? call_libm(e, t, (const void *)log2f, a) : NULL;
-	case OP_EX2: return f32 ? call_libm(e, t, (const void *)exp2f, a) : NULL;
+	case OP_SIN: return f32 ? call_libm(e, t, "vcuda_sinf", a) : NULL;
+	case OP_COS: return f32 ? call_libm(e, t, "vcuda_cosf", a) : NULL;
+	case OP_LG2: return f32 ? call_libm(e, t, "vcuda_log2f", a) : NULL;
+	case OP_EX2: return f32 ? call_libm(e, t, "vcuda_exp2f", a) : NULL;
 	case OP_TANH:
-		return f32 ? call_libm(e, t, (const void *)tanhf, a) : NULL;
+		return f32 ? call_libm(e, t, "vcuda_tanhf", a) : NULL;
 	default:
 		return NULL;
 	}

@@ -2,12 +2,17 @@
 /*
  * The LLVM engine: one ORC LLJIT per process, made at the first compile,
  * targeting the host CPU with all its features. Each kernel is a module
- * of its own, optimised at -O3 (loop and SLP vectorisers on) and added
- * under a resource tracker, so that destroying the program frees its
- * code. Compiles are serialised: LLVM's contexts are per module, but the
- * engine's state is shared.
+ * of its own, optimised at -O3 (loop and SLP vectorisers on) and made
+ * into a relocatable object file, which the disk cache (jit_cache.c)
+ * keeps and the LLJIT links under a resource tracker. Code calls vcuda's
+ * helpers by name, bound here, so that an object made by one process
+ * runs in another. Kernels with equal keys (jit_key.c) share one loaded
+ * copy, counted, which goes when the last program using it is
+ * destroyed. Compiles are serialised: LLVM's contexts are per module,
+ * but the engine's state is shared.
  */
 #include "jit.h"
+#include "jit_cache.h"
 
 #include <llvm-c/Analysis.h>
 #include <llvm-c/Error.h>
@@ -17,6 +22,7 @@
 #include <llvm-c/TargetMachine.h>
 #include <llvm-c/Transforms/PassBuilder.h>
 
+#include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,7 +31,8 @@
 
 static pthread_mutex_t engine_lock = PTHREAD_MUTEX_INITIALIZER;
 static LLVMOrcLLJITRef engine;
-static LLVMTargetMachineRef host_tm;	/* for the optimisation passes */
+static LLVMTargetMachineRef host_tm;	/* optimises and emits objects */
+static char host_target[512];		/* triple, CPU, features */
 static char engine_error[160];
 static uint64_t kernel_counter;
 
@@ -47,11 +54,16 @@ static bool make_target_machine(void)
 	char *err = NULL;
 	LLVMTargetRef target;
 	bool ok = !LLVMGetTargetFromTriple(triple, &target, &err);
+	/* position-independent: objects are linked wherever the loading
+	 * process puts them; the JIT's (large) code model reaches helpers
+	 * anywhere */
 	if (ok)
 		host_tm = LLVMCreateTargetMachine(target, triple, cpu, features,
 						  LLVMCodeGenLevelAggressive,
-						  LLVMRelocDefault,
+						  LLVMRelocPIC,
 						  LLVMCodeModelJITDefault);
+	snprintf(host_target, sizeof(host_target), "%s %s %s", triple, cpu,
+		 features);
 	if (err) {
 		snprintf(engine_error, sizeof(engine_error), "LLVM: %s", err);
 		LLVMDisposeMessage(err);
@@ -60,6 +72,57 @@ static bool make_target_machine(void)
 	LLVMDisposeMessage(cpu);
 	LLVMDisposeMessage(features);
 	return host_tm != NULL;
+}
+
+/* The helpers generated code calls (jit.h's JIT_SYM_*, the libm
+ * functions of jit_emit_ops.c), at their addresses in this process. */
+static const struct {
+	const char *name;
+	void (*addr)(void);
+} bound[] = {
+	{ JIT_SYM_GLOBAL, (void (*)(void))jit_global },
+	{ JIT_SYM_SHARED_FAULT, (void (*)(void))jit_shared_fault },
+	{ JIT_SYM_BARRIER_FAULT, (void (*)(void))jit_barrier_fault },
+	{ JIT_SYM_KILLED, (void (*)(void))jit_killed },
+	{ JIT_SYM_ATOMIC, (void (*)(void))rt_atomic },
+	{ "vcuda_sinf", (void (*)(void))sinf },
+	{ "vcuda_cosf", (void (*)(void))cosf },
+	{ "vcuda_log2f", (void (*)(void))log2f },
+	{ "vcuda_exp2f", (void (*)(void))exp2f },
+	{ "vcuda_tanhf", (void (*)(void))tanhf },
+};
+
+/*
+ * Defines bound[] in the engine's dylib, and lets the rest (memset or
+ * memcpy that LLVM may call) resolve against the process.
+ */
+static bool bind_symbols(void)
+{
+	enum { N = sizeof(bound) / sizeof(bound[0]) };
+	LLVMJITCSymbolMapPair pairs[N];
+	LLVMOrcJITDylibRef dylib = LLVMOrcLLJITGetMainJITDylib(engine);
+	LLVMOrcDefinitionGeneratorRef gen;
+	for (int i = 0; i < N; i++) {
+		pairs[i].Name = LLVMOrcLLJITMangleAndIntern(engine,
+							    bound[i].name);
+		pairs[i].Sym = (LLVMJITEvaluatedSymbol){
+			.Address = (uint64_t)(uintptr_t)bound[i].addr,
+			.Flags = { LLVMJITSymbolGenericFlagsExported |
+					   LLVMJITSymbolGenericFlagsCallable,
+				   0 },
+		};
+	}
+	LLVMOrcMaterializationUnitRef mu = LLVMOrcAbsoluteSymbols(pairs, N);
+	if (!take_error(LLVMOrcJITDylibDefine(dylib, mu), engine_error,
+			sizeof(engine_error)))
+		return false;
+	if (!take_error(LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess(
+				&gen, LLVMOrcLLJITGetGlobalPrefix(engine),
+				NULL, NULL),
+			engine_error, sizeof(engine_error)))
+		return false;
+	LLVMOrcJITDylibAddGenerator(dylib, gen);
+	return true;
 }
 
 static bool engine_start(void)
@@ -81,8 +144,15 @@ static bool engine_start(void)
 		return false;
 	LLVMOrcLLJITBuilderRef builder = LLVMOrcCreateLLJITBuilder();
 	LLVMOrcLLJITBuilderSetJITTargetMachineBuilder(builder, jtmb);
-	return take_error(LLVMOrcCreateLLJIT(&engine, builder), engine_error,
-			  sizeof(engine_error));
+	if (!take_error(LLVMOrcCreateLLJIT(&engine, builder), engine_error,
+			sizeof(engine_error)))
+		return false;
+	if (!bind_symbols()) {
+		LLVMOrcDisposeLLJIT(engine);
+		engine = NULL;
+		return false;
+	}
+	return true;
 }
 
 static bool optimise(LLVMModuleRef mod, char *why, size_t len)
@@ -131,30 +201,134 @@ static LLVMModuleRef build_module(struct ptx_kernel *k, LLVMContextRef ctx,
 	return mod;
 }
 
-static bool add_and_find(struct jit_kernel *jk, LLVMModuleRef mod,
-			 LLVMOrcThreadSafeContextRef tsc, const char *name,
-			 char *why, size_t len)
+/* ---- loaded code, shared in the process ---- */
+
+struct jit_code {
+	uint8_t key[SHA256_BYTES];
+	bool keyed;		/* else private to one kernel */
+	LLVMOrcResourceTrackerRef tracker;
+	jit_entry_fn entry;
+	uint32_t nregs, nsites;
+	uint32_t refs;
+	struct jit_code *next;
+};
+
+static struct jit_code *loaded;	/* under engine_lock */
+
+static struct jit_code *find_loaded(const uint8_t key[SHA256_BYTES])
+{
+	for (struct jit_code *c = loaded; c; c = c->next)
+		if (c->keyed && !memcmp(c->key, key, SHA256_BYTES))
+			return c;
+	return NULL;
+}
+
+static void drop_code(struct jit_code *c)
+{
+	if (--c->refs)
+		return;
+	for (struct jit_code **p = &loaded; *p; p = &(*p)->next)
+		if (*p == c) {
+			*p = c->next;
+			break;
+		}
+	LLVMConsumeError(LLVMOrcResourceTrackerRemove(c->tracker));
+	LLVMOrcReleaseResourceTracker(c->tracker);
+	free(c);
+}
+
+/* Links the object in @buf (taken) and finds @name in it. */
+static bool add_object(struct jit_code *c, LLVMMemoryBufferRef buf,
+		       const char *name, char *why, size_t len)
 {
 	LLVMOrcJITDylibRef dylib = LLVMOrcLLJITGetMainJITDylib(engine);
 	LLVMOrcResourceTrackerRef rt =
 		LLVMOrcJITDylibCreateResourceTracker(dylib);
-	LLVMOrcThreadSafeModuleRef tsm =
-		LLVMOrcCreateNewThreadSafeModule(mod, tsc);
 	LLVMOrcExecutorAddress addr = 0;
-	if (!take_error(LLVMOrcLLJITAddLLVMIRModuleWithRT(engine, rt, tsm),
+	if (!take_error(LLVMOrcLLJITAddObjectFileWithRT(engine, rt, buf),
 			why, len)) {
-		LLVMOrcDisposeThreadSafeModule(tsm);
 		LLVMOrcReleaseResourceTracker(rt);
 		return false;
 	}
-	if (!take_error(LLVMOrcLLJITLookup(engine, &addr, name), why, len)) {
+	if (!take_error(LLVMOrcLLJITLookup(engine, &addr, name), why, len) ||
+	    !addr) {
 		LLVMOrcResourceTrackerRemove(rt);
 		LLVMOrcReleaseResourceTracker(rt);
 		return false;
 	}
-	jk->tracker = rt;
-	jk->entry = (jit_entry_fn)(uintptr_t)addr;
+	c->tracker = rt;
+	c->entry = (jit_entry_fn)(uintptr_t)addr;
 	return true;
+}
+
+/* The module as a relocatable object file: what the disk cache keeps. */
+static LLVMMemoryBufferRef emit_object(LLVMModuleRef mod, char *why,
+				       size_t len)
+{
+	LLVMMemoryBufferRef buf = NULL;
+	char *err = NULL;
+	if (LLVMTargetMachineEmitToMemoryBuffer(host_tm, mod, LLVMObjectFile,
+						&err, &buf)) {
+		snprintf(why, len, "LLVM: %s", err ? err : "no object");
+		LLVMDisposeMessage(err);
+		return NULL;
+	}
+	return buf;
+}
+
+/* Compiles @k into @c (named @name), storing the object on disk when
+ * @c is keyed. */
+static bool compile_code(struct ptx_kernel *k, struct jit_code *c,
+			 const char *name, char *why, size_t len)
+{
+	struct jit_kernel emitted = { 0 };
+	LLVMOrcThreadSafeContextRef tsc = LLVMOrcCreateNewThreadSafeContext();
+	LLVMContextRef ctx = LLVMOrcThreadSafeContextGetContext(tsc);
+	LLVMModuleRef mod = build_module(k, ctx, name, &emitted, why, len);
+	LLVMMemoryBufferRef obj = mod ? emit_object(mod, why, len) : NULL;
+	if (mod)
+		LLVMDisposeModule(mod);
+	LLVMOrcDisposeThreadSafeContext(tsc);
+	if (!obj)
+		return false;
+	c->nregs = emitted.nregs;
+	c->nsites = emitted.nsites;
+	if (c->keyed)
+		jit_cache_store(c->key, LLVMGetBufferStart(obj),
+				LLVMGetBufferSize(obj), c->nregs, c->nsites);
+	return add_object(c, obj, name, why, len);
+}
+
+/* @c's code from the disk cache; false when there is none to use. */
+static bool load_code(const struct ptx_kernel *k, struct jit_code *c,
+		      const char *name)
+{
+	char why[160];
+	size_t size;
+	void *obj = jit_cache_load(c->key, &size, &c->nregs, &c->nsites);
+	if (!obj)
+		return false;
+	LLVMMemoryBufferRef buf =
+		LLVMCreateMemoryBufferWithMemoryRangeCopy(obj, size, name);
+	free(obj);
+	/* the same PTX has the same registers: a sanity check */
+	if (c->nregs != k->sym->func->nregs) {
+		LLVMDisposeMemoryBuffer(buf);
+		return false;
+	}
+	return add_object(c, buf, name, why, sizeof(why));
+}
+
+static void code_name(const struct jit_code *c, char *buf, size_t len)
+{
+	if (!c->keyed) {
+		snprintf(buf, len, "vcuda_kernel_%llu",
+			 (unsigned long long)++kernel_counter);
+		return;
+	}
+	int n = snprintf(buf, len, "vcuda_k_");
+	for (int i = 0; i < SHA256_BYTES && (size_t)n + 3 <= len; i++)
+		n += snprintf(buf + n, len - (size_t)n, "%02x", c->key[i]);
 }
 
 static bool compile_locked(struct ptx_kernel *k, struct jit_kernel *jk,
@@ -164,21 +338,49 @@ static bool compile_locked(struct ptx_kernel *k, struct jit_kernel *jk,
 		snprintf(why, len, "%s", engine_error);
 		return false;
 	}
-	char name[48];
-	snprintf(name, sizeof(name), "vcuda_kernel_%llu",
-		 (unsigned long long)++kernel_counter);
-	LLVMOrcThreadSafeContextRef tsc = LLVMOrcCreateNewThreadSafeContext();
-	LLVMContextRef ctx = LLVMOrcThreadSafeContextGetContext(tsc);
-	LLVMModuleRef mod = build_module(k, ctx, name, jk, why, len);
-	bool ok = mod && add_and_find(jk, mod, tsc, name, why, len);
-	LLVMOrcDisposeThreadSafeContext(tsc);
-	return ok;
+	struct jit_code *c = calloc(1, sizeof(*c)), *same;
+	char name[80];
+	if (!c) {
+		snprintf(why, len, "out of memory");
+		return false;
+	}
+	c->keyed = jit_kernel_key(k, host_target, c->key);
+	if (c->keyed && (same = find_loaded(c->key))) {
+		free(c);
+		c = same;
+	} else {
+		code_name(c, name, sizeof(name));
+		jk->from_disk = c->keyed && load_code(k, c, name);
+		if (!jk->from_disk && !compile_code(k, c, name, why, len)) {
+			free(c);
+			return false;
+		}
+		c->next = loaded;
+		loaded = c;
+	}
+	c->refs++;
+	jk->code = c;
+	jk->entry = c->entry;
+	jk->nregs = c->nregs;
+	jk->nsites = c->nsites;
+	return true;
+}
+/* The addresses of the program's variables, as the code reads them. */
+static bool fill_globals(const struct ptx_program *p, struct jit_kernel *jk)
+{
+	jk->globals = calloc(p->nvars ? p->nvars : 1, sizeof(uint64_t));
+	if (!jk->globals)
+		return false;
+	for (uint32_t i = 0; p->placed && i < p->nvars; i++)
+		jk->globals[i] = p->vars[i]->location;
+	return true;
 }
 
 bool jit_compile_kernel(struct ptx_kernel *k, char *why, size_t whylen)
 {
 	struct jit_kernel *jk = calloc(1, sizeof(*jk));
-	if (!jk) {
+	if (!jk || !fill_globals(k->prog, jk)) {
+		free(jk);
 		snprintf(why, whylen, "out of memory");
 		return false;
 	}
@@ -188,6 +390,7 @@ bool jit_compile_kernel(struct ptx_kernel *k, char *why, size_t whylen)
 	pthread_mutex_unlock(&engine_lock);
 	jk->compile_s = now() - t0;
 	if (!ok) {
+		free(jk->globals);
 		free(jk);
 		return false;
 	}
@@ -200,11 +403,9 @@ void jit_kernel_free(struct jit_kernel *jk)
 	if (!jk)
 		return;
 	pthread_mutex_lock(&engine_lock);
-	if (jk->tracker) {
-		LLVMOrcResourceTrackerRef rt = jk->tracker;
-		LLVMConsumeError(LLVMOrcResourceTrackerRemove(rt));
-		LLVMOrcReleaseResourceTracker(rt);
-	}
+	if (jk->code)
+		drop_code(jk->code);
 	pthread_mutex_unlock(&engine_lock);
+	free(jk->globals);
 	free(jk);
 }

@@ -144,6 +144,7 @@ static void set_up(struct jit_cta *jc, struct rt_cta *rt,
 	jc->shared_size = rt->shared_size;
 	jc->nregs = jk->nregs;
 	jc->sites = j->sites;
+	jc->globals = jk->globals;
 	static const atomic_bool never;
 	jc->kill = l->kill ? l->kill : &never;
 	for (uint32_t s = 0; s < jk->nsites; s++) {

@@ -5,6 +5,7 @@
  */
 #include "interp.h"
 #include "jit.h"
+#include "jit_sha256.h"
 #include "link.h"
 
 #include <stdlib.h>
@@ -32,15 +33,21 @@ static int parse_sources(struct ptx_program *prog,
 			 const struct ptx_source *sources, size_t count,
 			 struct msgbuf *log)
 {
+	struct sha256 digest;
 	prog->modules = calloc(count ? count : 1, sizeof(*prog->modules));
 	if (!prog->modules)
 		return PTX_ERR_NO_MEMORY;
+	sha256_init(&digest);
 	for (size_t i = 0; i < count; i++) {
 		const struct ptx_source *s = &sources[i];
 		if (!s->text)
 			return PTX_ERR_INVALID;
 		size_t len = s->len ? s->len : strlen(s->text);
+		uint64_t len64 = len;
 		int st;
+		/* what the JIT's disk cache keys compiled code by */
+		sha256_add(&digest, &len64, sizeof(len64));
+		sha256_add(&digest, s->text, len);
 		struct ir_module *m = ir_parse(s->text, len, s->name, &st,
 					       log->buf, log->cap);
 		if (!m)
@@ -49,6 +56,7 @@ static int parse_sources(struct ptx_program *prog,
 		if (!ir_build_cfg(m, log))
 			return PTX_ERR_NO_MEMORY;
 	}
+	sha256_finish(&digest, prog->source_digest);
 	return PTX_OK;
 }
 

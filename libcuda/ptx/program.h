@@ -105,6 +105,7 @@ struct ptx_program {
 	struct strmap globals;		/* linked name -> definition */
 	struct ptx_kernel *kernels;
 	struct interp_program *interp;	/* the interpreter's pools */
+	uint8_t source_digest[32];	/* SHA-256 of the PTX texts */
 	bool placed;
 };
 

@@ -11,12 +11,13 @@ include $(TOP)/tests/ptx/corpus.mk
 UNIT_DIR := $(TOP)/tests/unit
 UNIT_OUT := $(B)/tests/unit
 UNIT_NAMES := test_fatbin test_parse test_link test_exec test_census_ops \
-	test_tex test_mma test_mma_shapes test_runtime test_census
+	test_tex test_mma test_mma_shapes test_runtime test_census \
+	test_jit_cache
 UNIT_TESTS := $(addprefix $(UNIT_OUT)/,$(UNIT_NAMES))
 HOST_TESTS := $(UNIT_TESTS)
 UNIT_COMMON := $(UNIT_OUT)/tap.o $(UNIT_OUT)/harness.o $(UNIT_OUT)/ref_ops.o \
 	$(UNIT_OUT)/record.o
-UNIT_CFLAGS := $(USER_CFLAGS) -frounding-math -I$(PTX_DIR) \
+UNIT_CFLAGS := $(USER_CFLAGS) -frounding-math -I$(PTX_DIR) $(PTX_LLVM_CFLAGS) \
 	-DCORPUS_DIR='"$(CORPUS_OUT)"' \
 	-DEXPECTED_DIR='"$(CORPUS_SRC)/expected"' \
 	-DCENSUS_DIR='"$(CORPUS_SRC)/census"'

@@ -40,7 +40,8 @@ ALL_TARGETS += $(IBENCH) $(IBENCH_PTX)
 
 # The executor benchmark (tools/bench/exec_bench.c): the six kernels of
 # six.cu on the JIT and the interpreter, on one and on every worker,
-# against six_c.c built as a C programmer builds for speed. Numbers in
+# against six_c.c built as a C programmer builds for speed and six.cl on
+# PoCL; cold and warm module loads (the JIT's disk cache). Numbers in
 # build/bench/executors.tsv.
 #
 #   make bench-exec
@@ -59,18 +60,34 @@ $(EBENCH_OUT)/six_c.o: $(IBENCH_DIR)/six_c.c $(IBENCH_DIR)/six_c.h | \
 	$(call quiet,CC,$@)$(CC) $(USER_CFLAGS) -O3 -march=native -fopenmp \
 		-c $< -o $@
 
-$(EBENCH_OUT)/exec_bench.o: $(IBENCH_DIR)/exec_bench.c $(IBENCH_DIR)/six_c.h \
-		$(wildcard $(PTX_DIR)/*.h) | $(EBENCH_OUT)/
-	$(call quiet,CC,$@)$(CC) $(USER_CFLAGS) -I$(PTX_DIR) $(PTX_LLVM_CFLAGS) \
-		-fopenmp -DBENCH_SIX_PTX='"$(EBENCH_PTX)"' -c $< -o $@
+EBENCH_POCL := $(EBENCH_OUT)/pocl-bench
 
-$(EBENCH): $(EBENCH_OUT)/exec_bench.o $(EBENCH_OUT)/six_c.o $(PTX_LIB) | \
-		$(EBENCH_PTX)
+$(EBENCH_OUT)/six_cl.o $(EBENCH_OUT)/six_data.o $(EBENCH_OUT)/pocl_bench.o: \
+		$(EBENCH_OUT)/%.o: $(IBENCH_DIR)/%.c $(IBENCH_DIR)/six_cl.h \
+		$(IBENCH_DIR)/six_data.h $(IBENCH_DIR)/six_c.h | $(EBENCH_OUT)/
+	$(call quiet,CC,$@)$(CC) $(USER_CFLAGS) -c $< -o $@
+
+$(EBENCH_OUT)/exec_bench.o: $(IBENCH_DIR)/exec_bench.c $(IBENCH_DIR)/six_c.h \
+		$(IBENCH_DIR)/six_data.h $(wildcard $(PTX_DIR)/*.h) | \
+		$(EBENCH_OUT)/
+	$(call quiet,CC,$@)$(CC) $(USER_CFLAGS) -I$(PTX_DIR) $(PTX_LLVM_CFLAGS) \
+		-fopenmp -DBENCH_SIX_PTX='"$(EBENCH_PTX)"' \
+		-DBENCH_POCL='"$(EBENCH_POCL)"' \
+		-DBENCH_SIX_CL='"$(IBENCH_DIR)/six.cl"' -c $< -o $@
+
+$(EBENCH): $(EBENCH_OUT)/exec_bench.o $(EBENCH_OUT)/six_c.o \
+		$(EBENCH_OUT)/six_data.o $(PTX_LIB) | $(EBENCH_PTX) $(EBENCH_POCL)
 	$(call quiet,LD,$@)$(CC) $(USER_LDFLAGS) -fopenmp -o $@ $^ $(PTX_LIBS) \
 		-lpthread
+
+# PoCL (pocl-opencl-icd) through the ICD loader (ocl-icd-opencl-dev), in a
+# process without vcuda's LLVM: PoCL brings another.
+$(EBENCH_POCL): $(EBENCH_OUT)/pocl_bench.o $(EBENCH_OUT)/six_cl.o \
+		$(EBENCH_OUT)/six_data.o $(EBENCH_OUT)/six_c.o
+	$(call quiet,LD,$@)$(CC) $(USER_LDFLAGS) -fopenmp -o $@ $^ -lOpenCL -lm
 
 .PHONY: bench-exec
 bench-exec: $(EBENCH) $(EBENCH_PTX)
 	@$(EBENCH) $(B)/bench/executors.tsv
 
-ALL_TARGETS += $(EBENCH) $(EBENCH_PTX)
+ALL_TARGETS += $(EBENCH) $(EBENCH_PTX) $(EBENCH_POCL)

@@ -8,7 +8,10 @@
  * against the same algorithms in C (six_c.c, -O3 -march=native
  * -fopenmp) on as many threads, in one run. Launches carry the buffers
  * as their memory ranges, as libcuda's do. Results are checked against
- * C's. Prints one line per kernel and the geometric mean of JIT / C;
+ * C's; and the same kernels in OpenCL on PoCL (six.cl, timed by
+ * pocl-bench, a process of its own, before the rest). Also times a cold module load (every kernel compiled, its compile
+ * time printed) against a warm one (the code read from the JIT's disk
+ * cache). Prints one line per kernel and the geometric mean of JIT / C;
  * writes the numbers, tab-separated, to the file named by argv[1].
  * Numbers only: nothing here fails for being slow.
  *
@@ -17,7 +20,9 @@
 #include "jit.h"
 #include "ptx.h"
 #include "six_c.h"
+#include "six_data.h"
 
+#include <dirent.h>
 #include <math.h>
 #include <omp.h>
 #include <pthread.h>
@@ -28,21 +33,6 @@
 #include <time.h>
 #include <unistd.h>
 
-enum { NBUF = 4 };
-
-struct buf {
-	void *p;
-	size_t size;
-};
-
-struct bench {
-	const char *name;
-	int n;			/* problem size */
-	struct buf in[NBUF], out;	/* the executors' buffers */
-	void *c_out;		/* C's result */
-	bool interp;		/* run on the interpreter too */
-	double work;		/* for the rates: elements or flops */
-};
 
 /* An executor: a program built for one back end, and a thread count. */
 struct exec {
@@ -59,22 +49,7 @@ static double now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static void *zalloc(size_t n)
-{
-	void *p = aligned_alloc(64, (n + 63) / 64 * 64);
-	if (!p) {
-		fputs("exec-bench: out of memory\n", stderr);
-		exit(1);
-	}
-	memset(p, 0, n);
-	return p;
-}
 
-static uint32_t rnd(uint32_t *s)
-{
-	*s = *s * 1664525u + 1013904223u;
-	return *s >> 8;
-}
 
 /* ---- launches on T worker threads ---- */
 
@@ -133,6 +108,7 @@ static bool launch(const struct exec *x, const char *kernel, uint32_t gx,
 	if (!k)
 		return false;
 	ptx_kernel_get_info(k, &info);
+
 	for (unsigned i = 0; i < info.param_count; i++)
 		memcpy(params + info.params[i].offset, args[i],
 		       info.params[i].size);
@@ -174,8 +150,6 @@ static bool run_sgemm(struct bench *b, const struct exec *x)
 	return launch(x, "sgemm", g, g, 16, 16, args);
 }
 
-enum { RBLOCKS = 1024 };
-
 static bool run_reduce(struct bench *b, const struct exec *x)
 {
 	if (!x) {
@@ -212,8 +186,6 @@ static bool run_scan(struct bench *b, const struct exec *x)
 	       launch(x, "add_offsets", (uint32_t)b->n / 256, 1, 256, 1, a3);
 }
 
-static float nbody_dt = 0.01f;
-
 static bool run_nbody(struct bench *b, const struct exec *x)
 {
 	size_t bytes = (size_t)b->n * 16;
@@ -227,102 +199,6 @@ static bool run_nbody(struct bench *b, const struct exec *x)
 	return launch(x, "nbody", (uint32_t)b->n / 256, 1, 256, 1, args);
 }
 
-/* ---- checks against C ---- */
-
-static bool close_floats(const float *a, const float *b, size_t n,
-			 double tol)
-{
-	for (size_t i = 0; i < n; i++)
-		if (!(fabs((double)a[i] - b[i]) <= tol * (1 + fabs(b[i]))))
-			return false;
-	return true;
-}
-
-static bool check(const struct bench *b)
-{
-	const char *k = b->name;
-	if (!strcmp(k, "vectorAdd"))
-		return !memcmp(b->out.p, b->c_out, b->out.size);
-	if (!strncmp(k, "sgemm", 5))
-		return close_floats(b->out.p, b->c_out, (size_t)b->n * b->n,
-				    1e-3);
-	if (!strcmp(k, "reduce")) {
-		double s = 0;
-		for (int i = 0; i < RBLOCKS; i++)
-			s += ((const float *)b->out.p)[i];
-		double c = *(const double *)b->c_out;
-		return fabs(s - c) <= 1e-3 * (1 + fabs(c));
-	}
-	if (!strcmp(k, "nbody"))
-		return close_floats(b->out.p, b->c_out, (size_t)b->n * 4, 1e-3);
-	return !memcmp(b->out.p, b->c_out, b->out.size);
-}
-
-/* ---- set-up ---- */
-
-static void fill_floats(float *p, size_t n, uint32_t seed)
-{
-	for (size_t i = 0; i < n; i++)
-		p[i] = (float)(rnd(&seed) & 0xffff) * 0x1p-16f - 0.5f;
-}
-
-static struct bench *add(struct bench *all, int *n, const char *name,
-			 int size, size_t out, double work)
-{
-	struct bench *b = &all[(*n)++];
-	memset(b, 0, sizeof(*b));
-	b->name = name;
-	b->n = size;
-	b->out = (struct buf){ zalloc(out), out };
-	b->c_out = zalloc(out < 8 ? 8 : out);
-	b->interp = true;
-	b->work = work;
-	return b;
-}
-
-static void in_buf(struct bench *b, int i, size_t size)
-{
-	b->in[i] = (struct buf){ zalloc(size), size };
-}
-
-static int setup(struct bench *all)
-{
-	/* BENCH_SHIFT=k divides the big sizes by 2^k (quick runs) */
-	const char *sh = getenv("BENCH_SHIFT");
-	int n = 0, big = 1 << (24 - (sh ? atoi(sh) % 8 : 0));
-	struct bench *b = add(all, &n, "vectorAdd", big, (size_t)big * 4, big);
-	in_buf(b, 0, (size_t)big * 4);
-	in_buf(b, 1, (size_t)big * 4);
-	fill_floats(b->in[0].p, (size_t)big, 1);
-	fill_floats(b->in[1].p, (size_t)big, 2);
-	for (int m = 512; m <= 1024; m *= 2) {
-		b = add(all, &n, m == 512 ? "sgemm512" : "sgemm1024", m,
-			(size_t)m * m * 4, 2.0 * m * m * m);
-		in_buf(b, 0, (size_t)m * m * 4);
-		in_buf(b, 1, (size_t)m * m * 4);
-		fill_floats(b->in[0].p, (size_t)m * m, 3);
-		fill_floats(b->in[1].p, (size_t)m * m, 4);
-		b->interp = m == 512 || getenv("BENCH_INTERP_ALL");
-	}
-	b = add(all, &n, "reduce", big, RBLOCKS * 4, big);
-	in_buf(b, 0, (size_t)big * 4);
-	fill_floats(b->in[0].p, (size_t)big, 5);
-	b = add(all, &n, "histogram", big, 1024, big);
-	in_buf(b, 0, (size_t)big);
-	uint32_t s = 6;
-	for (int i = 0; i < big; i++)
-		((uint8_t *)b->in[0].p)[i] = (uint8_t)rnd(&s);
-	b = add(all, &n, "scan", big, (size_t)big * 4, big);
-	in_buf(b, 0, (size_t)big * 4);
-	in_buf(b, 1, (size_t)big / 1024 * 4);
-	for (int i = 0; i < big; i++)
-		((int *)b->in[0].p)[i] = (int)(rnd(&s) & 15);
-	int nb = 4096;
-	b = add(all, &n, "nbody", nb, (size_t)nb * 16, 20.0 * nb * nb);
-	in_buf(b, 0, (size_t)nb * 16);
-	fill_floats(b->in[0].p, (size_t)nb * 4, 7);
-	return n;
-}
 
 /* ---- timing ---- */
 
@@ -349,7 +225,7 @@ static double best(struct bench *b, const struct exec *x, int reps)
 {
 	run_fn run = runner(b);
 	double t = 1e30;
-	if (!run(b, x) || (x && !check(b)))
+	if (!run(b, x) || (x && !bench_check(b)))
 		return -1;
 	for (int r = 0; r < reps; r++) {
 		double t0 = now();
@@ -390,14 +266,54 @@ static char *read_text(const char *path)
 	return t;
 }
 
-/* Columns: C, JIT, interpreter, on 1 and on all threads. */
-enum { C1, CN, J1, JN, I1, IN, NCOL };
+/* Columns: C, JIT, interpreter, PoCL, on 1 and on all threads. */
+enum { C1, CN, J1, JN, I1, IN, P1, PN, NCOL };
 static const char *const col_name[NCOL] = { "c_1t", "c_all", "jit_1t",
 					    "jit_all", "interp_1t",
-					    "interp_all" };
+					    "interp_all", "pocl_1t",
+					    "pocl_all" };
+
+/* PoCL's times, by kernel, from pocl-bench (pocl_bench.c). */
+struct pocl_times {
+	char name[32];
+	double t[2];	/* 1 thread, all */
+};
+
+/* Runs pocl-bench to its end on one thread (@all false) or on every
+ * CPU, before the other columns, so that the two never share the CPUs;
+ * returns how many kernels it timed. */
+static int run_pocl(struct pocl_times *pt, int max, bool all)
+{
+	char line[256], name[32];
+	double t;
+	int n = 0;
+	FILE *p = popen(all ? BENCH_POCL " " BENCH_SIX_CL :
+			      "POCL_MAX_PTHREAD_COUNT=1 " BENCH_POCL
+			      " " BENCH_SIX_CL, "r");
+	if (!p)
+		return 0;
+	while (fgets(line, sizeof(line), p))
+		if (n < max && sscanf(line, "%31s %lf", name, &t) == 2) {
+			snprintf(pt[n].name, sizeof(pt[n].name), "%s", name);
+			pt[n++].t[all] = t;
+		}
+	if (pclose(p))
+		printf("pocl-bench failed: no PoCL columns\n");
+	return n;
+}
+
+static double pocl_time(const struct pocl_times *pt, int n,
+			const char *name, bool all)
+{
+	for (int i = 0; i < n; i++)
+		if (!strcmp(pt[i].name, name))
+			return pt[i].t[all];
+	return 0;
+}
 
 static void measure(struct bench *b, struct exec *jit, struct exec *interp,
-		    int cpus, double t[NCOL])
+		    const struct pocl_times *pt, int npt, int cpus,
+		    double t[NCOL])
 {
 	set_ranges(jit, b);
 	set_ranges(interp, b);
@@ -409,8 +325,10 @@ static void measure(struct bench *b, struct exec *jit, struct exec *interp,
 			t[c] = best(b, NULL, 3);
 		else if (c <= JN)
 			t[c] = best(b, jit, 3);
-		else
+		else if (c <= IN)
 			t[c] = b->interp ? best(b, interp, 1) : 0;
+		else
+			t[c] = pocl_time(pt, npt, b->name, c == PN);
 	}
 }
 
@@ -429,14 +347,28 @@ static void print_row(FILE *out, const struct bench *b, const double t[NCOL])
 	fprintf(out, "\t%.3f\t%.3f\n", t[J1] / t[C1], t[JN] / t[CN]);
 }
 
+/* Kernels where the JIT beats PoCL, on one thread and on all. */
+static void count_pocl(const double t[NCOL], int wins[2], int runs[2])
+{
+	for (int i = 0; i < 2; i++) {
+		double p = t[P1 + i], j = t[J1 + i];
+		if (p <= 0 || j <= 0)
+			continue;
+		runs[i]++;
+		wins[i] += j < p;
+	}
+}
+
+static const char *const kernel_names[] = { "vector_add", "sgemm", "reduce",
+	"histogram256", "scan_blocks", "scan_sums", "add_offsets", "nbody" };
+enum { NKERNELS = sizeof(kernel_names) / sizeof(kernel_names[0]) };
+
 /* JIT compile time of each kernel (its first launch compiled it). */
 static void print_compile_times(FILE *out, const struct ptx_program *p)
 {
-	static const char *const names[] = { "vector_add", "sgemm", "reduce",
-		"histogram256", "scan_blocks", "scan_sums", "add_offsets",
-		"nbody" };
+	const char *const *names = kernel_names;
 	printf("jit compile ms:");
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+	for (size_t i = 0; i < NKERNELS; i++) {
 		const struct ptx_kernel *k = ptx_program_kernel(p, names[i]);
 		double ms = k && k->jit ? k->jit->compile_s * 1e3 : -1;
 		printf(" %s %.1f%s", names[i], ms,
@@ -446,6 +378,67 @@ static void print_compile_times(FILE *out, const struct ptx_program *p)
 	printf("\n");
 }
 
+/* Builds the program and has every kernel's code, as a module load and
+ * first launches do; seconds, or -1. Keeps the program in @keep. */
+static double load_module(const char *text, struct ptx_program **keep)
+{
+	double t0 = now();
+	struct ptx_program *p = build(text, "jit");
+	if (!p)
+		return -1;
+	for (size_t i = 0; i < NKERNELS; i++)
+		ptx_kernel_prepare(ptx_program_kernel(p, kernel_names[i]));
+	*keep = p;
+	return now() - t0;
+}
+
+static void remove_cache(const char *root)
+{
+	char dir[512], path[1024];
+	snprintf(dir, sizeof(dir), "%s/vcuda-jit", root);
+	DIR *d = opendir(dir);
+	const struct dirent *de;
+	while (d && (de = readdir(d)))
+		if (de->d_name[0] != '.') {
+			snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+			unlink(path);
+		}
+	if (d)
+		closedir(d);
+	rmdir(dir);
+	rmdir(root);
+}
+
+/*
+ * A cold module load (an empty disk cache: every kernel compiled) and a
+ * warm one (the same PTX again: every kernel's code read from the
+ * cache), in a cache of their own; prints the compile times of the cold.
+ */
+static void measure_loads(FILE *out, const char *text)
+{
+	char root[] = "/tmp/vcuda-bench-cache.XXXXXX";
+	struct ptx_program *cold_p = NULL, *warm_p = NULL;
+	if (!mkdtemp(root))
+		return;
+	setenv("CUDA_CACHE_PATH", root, 1);
+	unsetenv("CUDA_CACHE_DISABLE");
+	double cold = load_module(text, &cold_p);
+	if (cold_p) {
+		print_compile_times(out, cold_p);
+		ptx_program_destroy(cold_p);
+	}
+	double warm = load_module(text, &warm_p);
+	if (warm_p)
+		ptx_program_destroy(warm_p);
+	remove_cache(root);
+	unsetenv("CUDA_CACHE_PATH");
+	printf("module load ms: cold %.1f warm %.1f (warm/cold %.3f)\n",
+	       cold * 1e3, warm * 1e3, warm / cold);
+	fprintf(out, "module_load_ms\tcold\t%.2f\nmodule_load_ms\twarm\t%.2f\n"
+		     "module_load\twarm/cold\t%.4f\n",
+		cold * 1e3, warm * 1e3, warm / cold);
+}
+
 int main(int argc, char **argv)
 {
 	const char *out_path = argc > 1 ? argv[1] : "executors.tsv";
@@ -453,14 +446,21 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	char *text = read_text(BENCH_SIX_PTX);
 	struct exec jit = { 0 }, interp = { 0 };
+	struct pocl_times pt[MAX_BENCHES];
 	if (!text || !(jit.prog = build(text, "jit")) ||
 	    !(interp.prog = build(text, "interp")))
 		return 1;
 	FILE *out = fopen(out_path, "w");
 	if (!out)
 		return 1;
-	struct bench all[8];
-	int n = setup(all), status = 0;
+	measure_loads(out, text);
+	int npt = run_pocl(pt, MAX_BENCHES, false);
+	if (run_pocl(pt, MAX_BENCHES, true) != npt)
+		npt = 0;
+	/* the runs below compile again: no disk cache of the user's */
+	setenv("CUDA_CACHE_DISABLE", "1", 1);
+	struct bench all[MAX_BENCHES];
+	int n = bench_setup(all), status = 0;
 	double lj1 = 0, ljn = 0;
 	fprintf(out, "kernel");
 	printf("%-10s", "seconds");
@@ -470,16 +470,21 @@ int main(int argc, char **argv)
 	}
 	fprintf(out, "\tjit/c_1t\tjit/c_all\n");
 	printf("  jit/c: 1T  all (%d CPUs)\n", cpus);
+	int wins[2] = { 0, 0 }, runs[2] = { 0, 0 };
 	for (int i = 0; i < n; i++) {
 		double t[NCOL];
-		measure(&all[i], &jit, &interp, cpus, t);
+		measure(&all[i], &jit, &interp, pt, npt, cpus, t);
 		print_row(out, &all[i], t);
+		count_pocl(t, wins, runs);
 		for (int c = 0; c < NCOL; c++)
 			status |= t[c] < 0;
 		lj1 += log(t[J1] / t[C1]);
 		ljn += log(t[JN] / t[CN]);
 	}
-	print_compile_times(out, jit.prog);
+	printf("jit ahead of pocl: %d of %d kernels (1T), %d of %d (all)\n",
+	       wins[0], runs[0], wins[1], runs[1]);
+	fprintf(out, "jit_ahead_of_pocl\t%d/%d\t%d/%d\n", wins[0], runs[0],
+		wins[1], runs[1]);
 	printf("geomean jit/c-openmp: %.2f (1T) %.2f (all)\n", exp(lj1 / n),
 	       exp(ljn / n));
 	fprintf(out, "geomean\t%.3f\t%.3f\n", exp(lj1 / n), exp(ljn / n));
