@@ -15,6 +15,7 @@
 #include "vcuda_drv.h"
 #include "vcuda_job.h"
 #include "vcuda_queue.h"
+#include "vcuda_ring.h"
 #include "vcuda_vm.h"
 
 /**

@@ -58,8 +58,9 @@
  *   their walker;
  * - vcuda_ctx.c: contexts and their sticky fault state;
  * - vcuda_queue.c: queues, one &drm_gpu_scheduler and one entity each;
- * - vcuda_job.c: jobs, the scheduler callbacks and the per-queue ring
- *   that executes jobs' commands in order;
+ * - vcuda_job.c: jobs and the scheduler callbacks;
+ * - vcuda_ring.c: the per-queue ring that executes jobs' commands in
+ *   order;
  * - vcuda_engine.c: the copy engines, shared by priority among the copy
  *   queues of a device;
  * - vcuda_submit.c: DRM_VCUDA_SUBMIT: validation and syncobjs;

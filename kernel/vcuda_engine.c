@@ -9,6 +9,7 @@
 #include "vcuda_engine.h"
 #include "vcuda_job.h"
 #include "vcuda_queue.h"
+#include "vcuda_ring.h"
 #include "vcuda_usage.h"
 
 /**
