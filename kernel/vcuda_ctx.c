@@ -525,10 +525,23 @@ int vcuda_ioctl_device_reset(struct drm_device *drm, void *data,
  */
 void vcuda_device_reset(struct vcuda_device *vdev)
 {
-	struct vcuda_ctx *ctx;
-
 	dev_info(vdev->drm.dev, "vcuda %u: reset by pid %d\n", vdev->index,
 		 task_tgid_nr(current));
+	vcuda_device_fault_all(vdev);
+}
+
+/**
+ * vcuda_device_fault_all() - Fault every live context of a device.
+ * @vdev: Device.
+ *
+ * With DRM_VCUDA_FAULT_RESET, as a reset does; the device's removal does
+ * it too (vcuda_remove()).
+ *
+ * Context: Process context; takes &vcuda_device.ctx_lock.
+ */
+void vcuda_device_fault_all(struct vcuda_device *vdev)
+{
+	struct vcuda_ctx *ctx;
 
 	mutex_lock(&vdev->ctx_lock);
 	list_for_each_entry(ctx, &vdev->ctx_list, dev_link)

@@ -6,6 +6,7 @@
 #include <linux/dma-fence-chain.h>
 #include <linux/err.h>
 #include <linux/slab.h>
+#include <drm/drm_drv.h>
 #include <drm/drm_syncobj.h>
 #include <drm/gpu_scheduler.h>
 
@@ -325,12 +326,14 @@ static void vcuda_submit_commit(struct vcuda_pending_job *pj)
  * @file: DRM file.
  *
  * Waits, interruptibly, while the file has ``max_queued_jobs`` jobs
- * alive (vcuda_usage_reserve_jobs()).
+ * alive (vcuda_usage_reserve_jobs()); only then enters the device
+ * (drm_dev_enter()), so that the wait does not hold up an unplug.
  *
  * Return: 0; -EINVAL for bad arguments, including a wait on a point
  * without a fence; -ENOENT for an unknown queue or syncobj; -EIO if the
  * queue's context has faulted; -EFAULT; -ENOMEM; -ERESTARTSYS (-EINTR)
- * when a signal interrupts the wait for room.
+ * when a signal interrupts the wait for room; -ENODEV once the device is
+ * unplugged.
  */
 int vcuda_ioctl_submit(struct drm_device *drm, void *data,
 		       struct drm_file *file)
@@ -340,7 +343,7 @@ int vcuda_ioctl_submit(struct drm_device *drm, void *data,
 	struct drm_vcuda_job *ujobs;
 	struct vcuda_queue *q;
 	u32 i, count, unused;
-	int ret = 0;
+	int idx, ret = 0;
 
 	if (args->flags)
 		return -EINVAL;
@@ -366,10 +369,16 @@ int vcuda_ioctl_submit(struct drm_device *drm, void *data,
 		goto out_put_queue;
 	unused = count;
 
+	/* After the wait for room, which must not hold up an unplug. */
+	if (!drm_dev_enter(drm, &idx)) {
+		ret = -ENODEV;
+		goto out_release;
+	}
+
 	pjobs = kcalloc(count, sizeof(*pjobs), VCUDA_GFP_CLIENT);
 	if (!pjobs) {
 		ret = -ENOMEM;
-		goto out_release;
+		goto out_exit;
 	}
 
 	for (i = 0; i < count && !ret; i++)
@@ -393,6 +402,8 @@ int vcuda_ioctl_submit(struct drm_device *drm, void *data,
 	for (i = 0; i < count; i++)
 		vcuda_pending_job_fini(&pjobs[i]);
 	kfree(pjobs);
+out_exit:
+	drm_dev_exit(idx);
 out_release:
 	vcuda_usage_release_jobs(q->usage, unused);
 out_put_queue:
