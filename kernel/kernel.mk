@@ -5,7 +5,8 @@
 #   make module-check   the module against every installed 6.12 kernel,
 #                       each in its own tree under build/module-check/,
 #                       failing on any warning
-#   make checkpatch     checkpatch --strict over kernel/ and the uAPI
+#   make checkpatch     checkpatch --strict over kernel/ and the uAPI, and
+#                       kernel-doc -Wall over kernel/
 #
 # API differences between kernels are found by compiling the snippets of
 # kernel/compat/ against the kernel (kernel/compat/gen-compat.sh), which
@@ -35,9 +36,14 @@ module-check:
 
 CHECKPATCH := $(KSRC)/scripts/checkpatch.pl --strict --no-tree --file --quiet
 CHECKPATCH_FILES := $(filter-out %.mod.c,$(wildcard $(KERNEL_DIR)/*.[ch]))
+# -none checks the comments without printing documentation; kernel-doc
+# only warns, so any line it writes fails the target.
+KERNEL_DOC := $(KSRC)/scripts/kernel-doc -none -Wall
 
 # checkpatch exempts include/uapi/ from BIT_MACRO (BIT() is not exported
 # to userspace); our uAPI header lives in uapi/, so say so explicitly.
 checkpatch: $(KSRC)/.stamp
 	$(CHECKPATCH) $(CHECKPATCH_FILES)
 	$(CHECKPATCH) --ignore BIT_MACRO $(TOP)/uapi/vcuda_drm.h
+	@out=$$($(KERNEL_DOC) $(CHECKPATCH_FILES) $(TOP)/uapi/vcuda_drm.h 2>&1); \
+	if [ -n "$$out" ]; then echo "$$out"; exit 1; fi

@@ -73,6 +73,8 @@ static void vcuda_launch_account(struct vcuda_launch *l, bool running)
 	struct vcuda_busy *dev = &q->vdev->busy[DRM_VCUDA_ENGINE_COMPUTE];
 	struct vcuda_busy *client = &q->usage->busy[DRM_VCUDA_ENGINE_COMPUTE];
 
+	lockdep_assert_held(&q->ctx->compute.lock);
+
 	if (running) {
 		vcuda_busy_begin(dev);
 		vcuda_busy_begin(client);
@@ -106,6 +108,8 @@ void vcuda_compute_init(struct vcuda_compute *c)
  */
 void vcuda_compute_post(struct vcuda_compute *c, struct vcuda_launch *l)
 {
+	lockdep_assert_held(&l->job->queue->lock);
+
 	spin_lock(&c->lock);
 	WRITE_ONCE(l->state, VCUDA_LAUNCH_READY);
 	list_add_tail(&l->link, &c->ready[l->priority]);
@@ -122,6 +126,8 @@ void vcuda_compute_post(struct vcuda_compute *c, struct vcuda_launch *l)
  */
 void vcuda_compute_withdraw(struct vcuda_compute *c, struct vcuda_launch *l)
 {
+	lockdep_assert_held(&l->job->queue->lock);
+
 	spin_lock(&c->lock);
 	if (l->state == VCUDA_LAUNCH_TAKEN)
 		vcuda_launch_account(l, false);

@@ -15,6 +15,7 @@
 #include "vcuda_drv.h"
 #include "vcuda_job.h"
 #include "vcuda_queue.h"
+#include "vcuda_ring.h"
 #include "vcuda_vm.h"
 
 /**
@@ -310,6 +311,85 @@ static int vcuda_ctx_admit(struct vcuda_device *vdev, struct vcuda_ctx *ctx)
 	}
 }
 
+/* A new context, not visible yet, with its own address space. */
+static struct vcuda_ctx *vcuda_ctx_alloc(struct vcuda_file *vfile,
+					 struct drm_file *file)
+{
+	struct vcuda_ctx *ctx;
+	int ret;
+
+	ctx = kzalloc(sizeof(*ctx), VCUDA_GFP_CLIENT);
+	if (!ctx)
+		return ERR_PTR(-ENOMEM);
+
+	kref_init(&ctx->refcount);
+	ctx->vdev = vfile->vdev;
+	ctx->pid = task_tgid_nr(current);
+	ctx->client_id = file->client_id;
+	vcuda_ctx_set_comm(ctx, current->group_leader);
+	spin_lock_init(&ctx->fault_lock);
+	mutex_init(&ctx->queues_lock);
+	INIT_LIST_HEAD(&ctx->queues);
+	INIT_LIST_HEAD(&ctx->dev_link);
+	vcuda_compute_init(&ctx->compute);
+
+	ctx->vm = vcuda_vm_create(vfile->vdev);
+	if (IS_ERR(ctx->vm)) {
+		ret = PTR_ERR(ctx->vm);
+		goto err_free_ctx;
+	}
+	atomic_inc(&vfile->vdev->live.ctxs);
+	return ctx;
+
+err_free_ctx:
+	mutex_destroy(&ctx->queues_lock);
+	kfree(ctx);
+	return ERR_PTR(ret);
+}
+
+/*
+ * Gives a new context its ID in the file and adds it to the device's
+ * list, if the file's limit and the device's compute mode allow it. The
+ * ID is returned through @id: once the locks are dropped the context may
+ * already be destroyed by a CTX_DESTROY that guessed it.
+ */
+static int vcuda_ctx_publish(struct vcuda_file *vfile, struct vcuda_ctx *ctx,
+			     u32 *id)
+{
+	struct vcuda_device *vdev = vfile->vdev;
+	int ret;
+
+	mutex_lock(&vfile->lock);
+	mutex_lock(&vdev->ctx_lock);
+	if (vfile->nr_ctxs >= vcuda_max_contexts) {
+		ret = -ENOSPC;
+		goto out_unlock;
+	}
+	ret = vcuda_ctx_admit(vdev, ctx);
+	if (ret)
+		goto out_unlock;
+
+	/* Reserve the ID first: the context must know it before it shows. */
+	ret = xa_alloc_cyclic(&vfile->ctxs, id, NULL, XA_LIMIT(1, U32_MAX),
+			      &vfile->next_ctx_id, VCUDA_GFP_CLIENT);
+	if (ret < 0)
+		goto out_unlock;
+	ctx->id = *id;
+	ret = xa_err(xa_store(&vfile->ctxs, *id, ctx, VCUDA_GFP_CLIENT));
+	if (ret) {
+		xa_erase(&vfile->ctxs, *id);
+		goto out_unlock;
+	}
+
+	list_add_tail(&ctx->dev_link, &vdev->ctx_list);
+	vfile->nr_ctxs++;
+
+out_unlock:
+	mutex_unlock(&vdev->ctx_lock);
+	mutex_unlock(&vfile->lock);
+	return ret;
+}
+
 /**
  * vcuda_ioctl_ctx_create() - DRM_IOCTL_VCUDA_CTX_CREATE.
  * @drm: Device.
@@ -333,60 +413,21 @@ int vcuda_ioctl_ctx_create(struct drm_device *drm, void *data,
 	if (args->flags)
 		return -EINVAL;
 
-	ctx = kzalloc(sizeof(*ctx), VCUDA_GFP_CLIENT);
-	if (!ctx)
-		return -ENOMEM;
+	ctx = vcuda_ctx_alloc(vfile, file);
+	if (IS_ERR(ctx))
+		return PTR_ERR(ctx);
 
-	kref_init(&ctx->refcount);
-	ctx->vdev = vfile->vdev;
-	ctx->pid = task_tgid_nr(current);
-	ctx->client_id = file->client_id;
-	vcuda_ctx_set_comm(ctx, current->group_leader);
-	spin_lock_init(&ctx->fault_lock);
-	mutex_init(&ctx->queues_lock);
-	INIT_LIST_HEAD(&ctx->queues);
-	INIT_LIST_HEAD(&ctx->dev_link);
-	vcuda_compute_init(&ctx->compute);
-
-	ctx->vm = vcuda_vm_create(vfile->vdev);
-	if (IS_ERR(ctx->vm)) {
-		ret = PTR_ERR(ctx->vm);
-		mutex_destroy(&ctx->queues_lock);
-		kfree(ctx);
-		return ret;
-	}
-	atomic_inc(&vfile->vdev->live.ctxs);
-
-	mutex_lock(&vfile->lock);
-	mutex_lock(&vfile->vdev->ctx_lock);
-	ret = vfile->nr_ctxs < vcuda_max_contexts ? 0 : -ENOSPC;
-	if (!ret)
-		ret = vcuda_ctx_admit(vfile->vdev, ctx);
-	/* Reserve the ID first: the context must know it before it shows. */
-	if (!ret)
-		ret = xa_alloc_cyclic(&vfile->ctxs, &id, NULL,
-				      XA_LIMIT(1, U32_MAX), &vfile->next_ctx_id,
-				      VCUDA_GFP_CLIENT);
-	if (ret >= 0) {
-		ctx->id = id;
-		ret = xa_err(xa_store(&vfile->ctxs, id, ctx, VCUDA_GFP_CLIENT));
-		if (ret)
-			xa_erase(&vfile->ctxs, id);
-	}
-	if (ret >= 0) {
-		list_add_tail(&ctx->dev_link, &vfile->vdev->ctx_list);
-		vfile->nr_ctxs++;
-	}
-	mutex_unlock(&vfile->vdev->ctx_lock);
-	mutex_unlock(&vfile->lock);
-	if (ret < 0) {
-		vcuda_vm_close(ctx->vm);
-		vcuda_ctx_put(ctx);
-		return ret;
-	}
+	ret = vcuda_ctx_publish(vfile, ctx, &id);
+	if (ret)
+		goto err_put_ctx;
 
 	args->ctx_id = id;
 	return 0;
+
+err_put_ctx:
+	vcuda_vm_close(ctx->vm);
+	vcuda_ctx_put(ctx);
+	return ret;
 }
 
 /**
@@ -484,10 +525,23 @@ int vcuda_ioctl_device_reset(struct drm_device *drm, void *data,
  */
 void vcuda_device_reset(struct vcuda_device *vdev)
 {
-	struct vcuda_ctx *ctx;
-
 	dev_info(vdev->drm.dev, "vcuda %u: reset by pid %d\n", vdev->index,
 		 task_tgid_nr(current));
+	vcuda_device_fault_all(vdev);
+}
+
+/**
+ * vcuda_device_fault_all() - Fault every live context of a device.
+ * @vdev: Device.
+ *
+ * With DRM_VCUDA_FAULT_RESET, as a reset does; the device's removal does
+ * it too (vcuda_remove()).
+ *
+ * Context: Process context; takes &vcuda_device.ctx_lock.
+ */
+void vcuda_device_fault_all(struct vcuda_device *vdev)
+{
+	struct vcuda_ctx *ctx;
 
 	mutex_lock(&vdev->ctx_lock);
 	list_for_each_entry(ctx, &vdev->ctx_list, dev_link)

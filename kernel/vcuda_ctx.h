@@ -83,6 +83,7 @@ void vcuda_ctx_fault(struct vcuda_ctx *ctx, u32 kind, u64 addr, u32 queue_id);
 void vcuda_ctx_file_close(struct vcuda_file *vfile);
 void vcuda_ctx_file_abandon(struct vcuda_file *vfile, pid_t taker);
 void vcuda_device_reset(struct vcuda_device *vdev);
+void vcuda_device_fault_all(struct vcuda_device *vdev);
 const char *vcuda_fault_name(u32 kind);
 
 int vcuda_ioctl_ctx_create(struct drm_device *drm, void *data,

@@ -17,6 +17,7 @@
 #include <drm/drm_managed.h>
 #include <drm/drm_print.h>
 
+#include "vcuda_ctx.h"
 #include "vcuda_drv.h"
 
 /**
@@ -269,11 +270,20 @@ static int vcuda_probe(struct platform_device *pdev)
 	return 0;
 }
 
+/*
+ * Unbinding the driver (or unloading the module) unplugs the device:
+ * drm_dev_unplug() shuts new ioctls out and waits for those inside
+ * drm_dev_enter() (vcuda_drv.c). Files still open keep the DRM device
+ * alive; their contexts are faulted as by a reset, so their work fails
+ * and their workers wake up, instead of waiting for an ioctl that can no
+ * longer come.
+ */
 static void vcuda_remove(struct platform_device *pdev)
 {
 	struct vcuda_device *vdev = platform_get_drvdata(pdev);
 
 	drm_dev_unplug(&vdev->drm);
+	vcuda_device_fault_all(vdev);
 }
 
 struct platform_driver vcuda_platform_driver = {

@@ -58,8 +58,9 @@
  *   their walker;
  * - vcuda_ctx.c: contexts and their sticky fault state;
  * - vcuda_queue.c: queues, one &drm_gpu_scheduler and one entity each;
- * - vcuda_job.c: jobs, the scheduler callbacks and the per-queue ring
- *   that executes jobs' commands in order;
+ * - vcuda_job.c: jobs and the scheduler callbacks;
+ * - vcuda_ring.c: the per-queue ring that executes jobs' commands in
+ *   order;
  * - vcuda_engine.c: the copy engines, shared by priority among the copy
  *   queues of a device;
  * - vcuda_submit.c: DRM_VCUDA_SUBMIT: validation and syncobjs;
@@ -273,27 +274,77 @@ static void vcuda_show_fdinfo(struct drm_printer *p, struct drm_file *file)
 	vcuda_gem_show_fdinfo(p, file);
 }
 
+/*
+ * Unplug: once vcuda_remove() has called drm_dev_unplug(), the DRM core
+ * refuses every new ioctl with -ENODEV, and drm_dev_unplug() itself
+ * waits for the ioctls inside drm_dev_enter(). Those that change the
+ * device's state run entirely inside it (VCUDA_DEV_IOCTL), so that when
+ * vcuda_remove() faults the device's contexts no ioctl is still adding a
+ * context, queue, job, mapping or object behind its back. Two ioctls wait
+ * for as long as userspace makes them and must not hold up the unplug:
+ * COMPUTE_WAIT only takes launches (the faults wake it), and SUBMIT
+ * enters after its wait for room (vcuda_ioctl_submit()).
+ */
+static int vcuda_ioctl_entered(struct drm_device *drm, void *data,
+			       struct drm_file *file, drm_ioctl_t *func)
+{
+	int idx, ret;
+
+	if (!drm_dev_enter(drm, &idx))
+		return -ENODEV;
+	ret = func(drm, data, file);
+	drm_dev_exit(idx);
+	return ret;
+}
+
+#define VCUDA_ENTERED(func)						\
+static int func##_entered(struct drm_device *drm, void *data,		\
+			  struct drm_file *file)			\
+{									\
+	return vcuda_ioctl_entered(drm, data, file, func);		\
+}
+
+VCUDA_ENTERED(vcuda_ioctl_dev_query)
+VCUDA_ENTERED(vcuda_ioctl_ctx_create)
+VCUDA_ENTERED(vcuda_ioctl_ctx_destroy)
+VCUDA_ENTERED(vcuda_ioctl_ctx_get_state)
+VCUDA_ENTERED(vcuda_ioctl_bo_create)
+VCUDA_ENTERED(vcuda_ioctl_bo_userptr)
+VCUDA_ENTERED(vcuda_ioctl_bo_mmap_offset)
+VCUDA_ENTERED(vcuda_ioctl_vm_bind)
+VCUDA_ENTERED(vcuda_ioctl_vm_translate)
+VCUDA_ENTERED(vcuda_ioctl_queue_create)
+VCUDA_ENTERED(vcuda_ioctl_queue_destroy)
+VCUDA_ENTERED(vcuda_ioctl_compute_done)
+VCUDA_ENTERED(vcuda_ioctl_ipc_export)
+VCUDA_ENTERED(vcuda_ioctl_ipc_import)
+VCUDA_ENTERED(vcuda_ioctl_device_reset)
+
+/* An ioctl that runs inside drm_dev_enter(). */
+#define VCUDA_DEV_IOCTL(name, func) \
+	DRM_IOCTL_DEF_DRV(VCUDA_##name, func##_entered, DRM_RENDER_ALLOW)
+/* An ioctl that enters the device itself where it needs to, if at all. */
 #define VCUDA_IOCTL(name, func) \
 	DRM_IOCTL_DEF_DRV(VCUDA_##name, func, DRM_RENDER_ALLOW)
 
 static const struct drm_ioctl_desc vcuda_ioctls[] = {
-	VCUDA_IOCTL(DEV_QUERY, vcuda_ioctl_dev_query),
-	VCUDA_IOCTL(CTX_CREATE, vcuda_ioctl_ctx_create),
-	VCUDA_IOCTL(CTX_DESTROY, vcuda_ioctl_ctx_destroy),
-	VCUDA_IOCTL(CTX_GET_STATE, vcuda_ioctl_ctx_get_state),
-	VCUDA_IOCTL(BO_CREATE, vcuda_ioctl_bo_create),
-	VCUDA_IOCTL(BO_USERPTR, vcuda_ioctl_bo_userptr),
-	VCUDA_IOCTL(BO_MMAP_OFFSET, vcuda_ioctl_bo_mmap_offset),
-	VCUDA_IOCTL(VM_BIND, vcuda_ioctl_vm_bind),
-	VCUDA_IOCTL(VM_TRANSLATE, vcuda_ioctl_vm_translate),
-	VCUDA_IOCTL(QUEUE_CREATE, vcuda_ioctl_queue_create),
-	VCUDA_IOCTL(QUEUE_DESTROY, vcuda_ioctl_queue_destroy),
+	VCUDA_DEV_IOCTL(DEV_QUERY, vcuda_ioctl_dev_query),
+	VCUDA_DEV_IOCTL(CTX_CREATE, vcuda_ioctl_ctx_create),
+	VCUDA_DEV_IOCTL(CTX_DESTROY, vcuda_ioctl_ctx_destroy),
+	VCUDA_DEV_IOCTL(CTX_GET_STATE, vcuda_ioctl_ctx_get_state),
+	VCUDA_DEV_IOCTL(BO_CREATE, vcuda_ioctl_bo_create),
+	VCUDA_DEV_IOCTL(BO_USERPTR, vcuda_ioctl_bo_userptr),
+	VCUDA_DEV_IOCTL(BO_MMAP_OFFSET, vcuda_ioctl_bo_mmap_offset),
+	VCUDA_DEV_IOCTL(VM_BIND, vcuda_ioctl_vm_bind),
+	VCUDA_DEV_IOCTL(VM_TRANSLATE, vcuda_ioctl_vm_translate),
+	VCUDA_DEV_IOCTL(QUEUE_CREATE, vcuda_ioctl_queue_create),
+	VCUDA_DEV_IOCTL(QUEUE_DESTROY, vcuda_ioctl_queue_destroy),
 	VCUDA_IOCTL(SUBMIT, vcuda_ioctl_submit),
 	VCUDA_IOCTL(COMPUTE_WAIT, vcuda_ioctl_compute_wait),
-	VCUDA_IOCTL(COMPUTE_DONE, vcuda_ioctl_compute_done),
-	VCUDA_IOCTL(IPC_EXPORT, vcuda_ioctl_ipc_export),
-	VCUDA_IOCTL(IPC_IMPORT, vcuda_ioctl_ipc_import),
-	VCUDA_IOCTL(DEVICE_RESET, vcuda_ioctl_device_reset),
+	VCUDA_DEV_IOCTL(COMPUTE_DONE, vcuda_ioctl_compute_done),
+	VCUDA_DEV_IOCTL(IPC_EXPORT, vcuda_ioctl_ipc_export),
+	VCUDA_DEV_IOCTL(IPC_IMPORT, vcuda_ioctl_ipc_import),
+	VCUDA_DEV_IOCTL(DEVICE_RESET, vcuda_ioctl_device_reset),
 };
 
 static const struct file_operations vcuda_drm_fops = {

@@ -9,6 +9,7 @@
 #include "vcuda_engine.h"
 #include "vcuda_job.h"
 #include "vcuda_queue.h"
+#include "vcuda_ring.h"
 #include "vcuda_usage.h"
 
 /**
@@ -51,6 +52,8 @@ static void vcuda_engine_wake(struct vcuda_engines *es)
 						 copy_engines);
 	int i;
 
+	lockdep_assert_held(&es->lock);
+
 	for (i = 0; i < VCUDA_COPY_ENGINES; i++) {
 		struct vcuda_copy_engine *e = &es->engine[i];
 
@@ -68,6 +71,8 @@ static struct vcuda_queue *vcuda_engine_pick(struct vcuda_engines *es)
 {
 	struct vcuda_queue *q;
 	int prio;
+
+	lockdep_assert_held(&es->lock);
 
 	for (prio = VCUDA_NUM_PRIORITIES - 1; prio >= 0; prio--) {
 		q = list_first_entry_or_null(&es->runnable[prio],

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * vcuda: jobs and their execution.
+ * vcuda: jobs.
  */
 #ifndef _VCUDA_JOB_H_
 #define _VCUDA_JOB_H_
@@ -81,12 +81,9 @@ extern const struct drm_sched_backend_ops vcuda_sched_ops;
 struct vcuda_job *vcuda_job_alloc(struct vcuda_queue *q,
 				  struct drm_vcuda_cmd *cmds, u32 cmd_count);
 void vcuda_job_put(struct vcuda_job *job);
+void vcuda_job_signal(struct vcuda_job *job, int error);
 void vcuda_job_fault(struct vcuda_job *job, u32 kind, u64 addr);
 void vcuda_job_launch_done(struct vcuda_job *job, u32 fault_kind,
 			   u64 fault_addr);
-bool vcuda_queue_exec(struct vcuda_queue *q, u64 budget_ns);
-void vcuda_queue_exec_work(struct work_struct *work);
-void vcuda_queue_poll_work(struct work_struct *work);
-void vcuda_queue_cancel(struct vcuda_queue *q, int error);
 
 #endif /* _VCUDA_JOB_H_ */

@@ -10,6 +10,7 @@
 #include <linux/minmax.h>
 #include <linux/mm.h>
 #include <linux/seq_file.h>
+#include <linux/rwsem.h>
 #include <linux/string.h>
 
 #include "vcuda_drv.h"
@@ -95,12 +96,16 @@ static void vcuda_pt_free_table(struct vcuda_pt *pt, u64 *table)
  * vcuda_pt_init() - Initialize empty page tables.
  * @pt: Page tables.
  * @vdev: Device.
+ * @lock: The address space's lock, asserted by the functions that need
+ *	it.
  *
  * Return: 0 or -ENOMEM.
  */
-int vcuda_pt_init(struct vcuda_pt *pt, struct vcuda_device *vdev)
+int vcuda_pt_init(struct vcuda_pt *pt, struct vcuda_device *vdev,
+		  struct rw_semaphore *lock)
 {
 	pt->vdev = vdev;
+	pt->lock = lock;
 	pt->root = vcuda_pt_alloc_table();
 	if (!pt->root)
 		return -ENOMEM;
@@ -273,6 +278,8 @@ void vcuda_pt_map(struct vcuda_pt *pt, struct vcuda_pt_cache *cache, u64 va,
 	u64 flags = VCUDA_PTE_VALID | (readonly ? VCUDA_PTE_READONLY : 0);
 	u64 end = va + size;
 
+	lockdep_assert_held_write(pt->lock);
+
 	while (va < end) {
 		u64 next = min(ALIGN_DOWN(va, large) + large, end);
 		u64 *t;
@@ -346,6 +353,8 @@ void vcuda_pt_unmap(struct vcuda_pt *pt, struct vcuda_pt_cache *cache, u64 va,
 	const u64 large = VCUDA_PT_LEVEL_SIZE(1);
 	u64 end = va + size;
 
+	lockdep_assert_held_write(pt->lock);
+
 	while (va < end) {
 		u64 next = min(ALIGN_DOWN(va, large) + large, end);
 		u64 *e3, *e2, *e1, *t;
@@ -402,6 +411,8 @@ bool vcuda_pt_walk(const struct vcuda_pt *pt, u64 va,
 {
 	const u64 *t = pt->root;
 	int level;
+
+	lockdep_assert_held(pt->lock);
 
 	for (level = VCUDA_PT_LEVELS - 1; level >= 0; level--) {
 		u64 e = t[vcuda_pt_index(va, level)];
@@ -466,6 +477,8 @@ void vcuda_pt_dump(const struct vcuda_pt *pt, struct seq_file *m, u64 va,
 {
 	struct vcuda_pt_run run = {};
 	u64 end = va + size;
+
+	lockdep_assert_held(pt->lock);
 
 	while (va < end) {
 		struct vcuda_pt_leaf leaf = {};

@@ -8,6 +8,7 @@
 #include <linux/bits.h>
 #include <linux/types.h>
 
+struct rw_semaphore;
 struct seq_file;
 struct vcuda_device;
 
@@ -33,6 +34,12 @@ struct vcuda_device;
 struct vcuda_pt {
 	/** @vdev: Device, which counts the tables' pages. */
 	struct vcuda_device *vdev;
+
+	/**
+	 * @lock: The address space's lock, which every change (for
+	 * writing) and walk (for reading) of the tables holds.
+	 */
+	struct rw_semaphore *lock;
 
 	/** @root: The level-3 table. */
 	u64 *root;
@@ -68,7 +75,8 @@ struct vcuda_pt_leaf {
 	bool readonly;
 };
 
-int vcuda_pt_init(struct vcuda_pt *pt, struct vcuda_device *vdev);
+int vcuda_pt_init(struct vcuda_pt *pt, struct vcuda_device *vdev,
+		  struct rw_semaphore *lock);
 void vcuda_pt_fini(struct vcuda_pt *pt);
 
 unsigned long vcuda_pt_map_need(u64 va, u64 size, u64 addr);

@@ -14,6 +14,7 @@
 #include "vcuda_drv.h"
 #include "vcuda_job.h"
 #include "vcuda_queue.h"
+#include "vcuda_ring.h"
 #include "vcuda_usage.h"
 
 /**
@@ -25,7 +26,7 @@
  * &drm_gpu_scheduler with a single &drm_sched_entity, the 1:1 model of
  * panthor and xe: the scheduler only resolves the jobs' dependencies,
  * keeps them in submission order and times them out; the queue's ring
- * (vcuda_job.c) executes them. The schedulers' work items run on the
+ * (vcuda_ring.c) executes them. The schedulers' work items run on the
  * module's vcuda_sched_wq; the job time-out is ``job_timeout_ms``, and
  * for compute queues, when that is 0, ``compute_timeout_ms`` (10 minutes
  * by default): a launch ends only when its process reports it, and

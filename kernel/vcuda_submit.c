@@ -6,6 +6,7 @@
 #include <linux/dma-fence-chain.h>
 #include <linux/err.h>
 #include <linux/slab.h>
+#include <drm/drm_drv.h>
 #include <drm/drm_syncobj.h>
 #include <drm/gpu_scheduler.h>
 
@@ -131,13 +132,19 @@ static void vcuda_pending_job_fini(struct vcuda_pending_job *pj)
 	}
 }
 
-static int vcuda_submit_prepare(struct vcuda_queue *q, struct drm_file *file,
+/*
+ * Copies a job's commands and sync operations in and checks them; counts
+ * the signals.
+ */
+static int vcuda_submit_copy_in(struct vcuda_queue *q,
 				const struct drm_vcuda_job *ujob,
-				struct vcuda_pending_job *pj)
+				struct drm_vcuda_cmd **cmds_out,
+				struct drm_vcuda_sync_op **syncs_out,
+				u32 *nsignals)
 {
 	struct drm_vcuda_sync_op *syncs;
 	struct drm_vcuda_cmd *cmds;
-	u32 i, nsignals = 0;
+	u32 i;
 	int ret;
 
 	cmds = vcuda_obj_array_copy(&ujob->cmds, 1, VCUDA_MAX_CMDS,
@@ -148,20 +155,111 @@ static int vcuda_submit_prepare(struct vcuda_queue *q, struct drm_file *file,
 	syncs = vcuda_obj_array_copy(&ujob->syncs, 0, VCUDA_MAX_SYNCS,
 				     sizeof(*syncs));
 	if (IS_ERR(syncs)) {
-		kvfree(cmds);
-		return PTR_ERR(syncs);
+		ret = PTR_ERR(syncs);
+		goto err_free_cmds;
 	}
 
 	ret = vcuda_submit_check_cmds(q, cmds, ujob->cmds.count);
-	for (i = 0; !ret && i < ujob->syncs.count; i++) {
+	if (ret)
+		goto err_free_syncs;
+
+	*nsignals = 0;
+	for (i = 0; i < ujob->syncs.count; i++) {
 		ret = vcuda_submit_check_sync(&syncs[i]);
+		if (ret)
+			goto err_free_syncs;
 		if (syncs[i].flags & DRM_VCUDA_SYNC_OP_SIGNAL)
-			nsignals++;
+			(*nsignals)++;
 	}
-	if (ret) {
-		kvfree(cmds);
-		goto out_free_syncs;
+
+	*cmds_out = cmds;
+	*syncs_out = syncs;
+	return 0;
+
+err_free_syncs:
+	kvfree(syncs);
+err_free_cmds:
+	kvfree(cmds);
+	return ret;
+}
+
+/* Makes the fence at a wait's point a scheduler dependency of the job. */
+static int vcuda_submit_add_wait(struct vcuda_pending_job *pj,
+				 struct drm_file *file,
+				 const struct drm_vcuda_sync_op *sync)
+{
+	struct dma_fence *fence;
+	int ret;
+
+	ret = drm_syncobj_find_fence(file, sync->handle, sync->point, 0,
+				     &fence);
+	if (ret)
+		return ret;
+	/* Consumes the reference, even on failure. */
+	return drm_sched_job_add_dependency(&pj->job->base, fence);
+}
+
+/*
+ * Looks up a signal's syncobj and, for a timeline, preallocates the chain
+ * node of its point: vcuda_submit_commit() must not fail.
+ */
+static int vcuda_submit_add_signal(struct vcuda_pending_job *pj,
+				   struct drm_file *file,
+				   const struct drm_vcuda_sync_op *sync)
+{
+	struct vcuda_signal *sig = &pj->signals[pj->signal_count];
+
+	sig->syncobj = drm_syncobj_find(file, sync->handle);
+	if (!sig->syncobj)
+		return -ENOENT;
+	/* From here on, vcuda_pending_job_fini() releases it. */
+	pj->signal_count++;
+	sig->point = sync->point;
+
+	if ((sync->flags & DRM_VCUDA_SYNC_OP_HANDLE_TYPE_MASK) ==
+	    DRM_VCUDA_SYNC_OP_HANDLE_TYPE_TIMELINE_SYNCOBJ) {
+		sig->chain = dma_fence_chain_alloc();
+		if (!sig->chain)
+			return -ENOMEM;
 	}
+	return 0;
+}
+
+static int vcuda_submit_add_syncs(struct vcuda_pending_job *pj,
+				  struct drm_file *file,
+				  const struct drm_vcuda_sync_op *syncs,
+				  u32 count)
+{
+	u32 i;
+	int ret;
+
+	for (i = 0; i < count; i++) {
+		if (syncs[i].flags & DRM_VCUDA_SYNC_OP_SIGNAL)
+			ret = vcuda_submit_add_signal(pj, file, &syncs[i]);
+		else
+			ret = vcuda_submit_add_wait(pj, file, &syncs[i]);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/*
+ * Builds one job of a submission. On failure, what @pj already holds is
+ * released by vcuda_pending_job_fini().
+ */
+static int vcuda_submit_prepare(struct vcuda_queue *q, struct drm_file *file,
+				const struct drm_vcuda_job *ujob,
+				struct vcuda_pending_job *pj)
+{
+	struct drm_vcuda_sync_op *syncs;
+	struct drm_vcuda_cmd *cmds;
+	u32 nsignals;
+	int ret;
+
+	ret = vcuda_submit_copy_in(q, ujob, &cmds, &syncs, &nsignals);
+	if (ret)
+		return ret;
 
 	pj->job = vcuda_job_alloc(q, cmds, ujob->cmds.count);
 	if (!pj->job) {
@@ -169,6 +267,7 @@ static int vcuda_submit_prepare(struct vcuda_queue *q, struct drm_file *file,
 		ret = -ENOMEM;
 		goto out_free_syncs;
 	}
+	/* The job owns the commands now. */
 
 	ret = vcuda_sched_job_init(&pj->job->base, &q->entity, q, file);
 	if (ret)
@@ -184,41 +283,7 @@ static int vcuda_submit_prepare(struct vcuda_queue *q, struct drm_file *file,
 		}
 	}
 
-	for (i = 0; i < ujob->syncs.count; i++) {
-		const struct drm_vcuda_sync_op *sync = &syncs[i];
-		struct vcuda_signal *sig;
-		struct dma_fence *fence;
-
-		if (!(sync->flags & DRM_VCUDA_SYNC_OP_SIGNAL)) {
-			ret = drm_syncobj_find_fence(file, sync->handle,
-						     sync->point, 0, &fence);
-			if (ret)
-				break;
-			/* Consumes the reference, even on failure. */
-			ret = drm_sched_job_add_dependency(&pj->job->base,
-							   fence);
-			if (ret)
-				break;
-			continue;
-		}
-
-		sig = &pj->signals[pj->signal_count];
-		sig->syncobj = drm_syncobj_find(file, sync->handle);
-		if (!sig->syncobj) {
-			ret = -ENOENT;
-			break;
-		}
-		pj->signal_count++;
-		sig->point = sync->point;
-		if ((sync->flags & DRM_VCUDA_SYNC_OP_HANDLE_TYPE_MASK) ==
-		    DRM_VCUDA_SYNC_OP_HANDLE_TYPE_TIMELINE_SYNCOBJ) {
-			sig->chain = dma_fence_chain_alloc();
-			if (!sig->chain) {
-				ret = -ENOMEM;
-				break;
-			}
-		}
-	}
+	ret = vcuda_submit_add_syncs(pj, file, syncs, ujob->syncs.count);
 
 out_free_syncs:
 	kvfree(syncs);
@@ -231,6 +296,8 @@ static void vcuda_submit_commit(struct vcuda_pending_job *pj)
 	struct vcuda_job *job = pj->job;
 	struct dma_fence *fence;
 	u32 i;
+
+	lockdep_assert_held(&job->queue->submit_lock);
 
 	drm_sched_job_arm(&job->base);
 	fence = &job->base.s_fence->finished;
@@ -259,12 +326,14 @@ static void vcuda_submit_commit(struct vcuda_pending_job *pj)
  * @file: DRM file.
  *
  * Waits, interruptibly, while the file has ``max_queued_jobs`` jobs
- * alive (vcuda_usage_reserve_jobs()).
+ * alive (vcuda_usage_reserve_jobs()); only then enters the device
+ * (drm_dev_enter()), so that the wait does not hold up an unplug.
  *
  * Return: 0; -EINVAL for bad arguments, including a wait on a point
  * without a fence; -ENOENT for an unknown queue or syncobj; -EIO if the
  * queue's context has faulted; -EFAULT; -ENOMEM; -ERESTARTSYS (-EINTR)
- * when a signal interrupts the wait for room.
+ * when a signal interrupts the wait for room; -ENODEV once the device is
+ * unplugged.
  */
 int vcuda_ioctl_submit(struct drm_device *drm, void *data,
 		       struct drm_file *file)
@@ -274,7 +343,7 @@ int vcuda_ioctl_submit(struct drm_device *drm, void *data,
 	struct drm_vcuda_job *ujobs;
 	struct vcuda_queue *q;
 	u32 i, count, unused;
-	int ret = 0;
+	int idx, ret = 0;
 
 	if (args->flags)
 		return -EINVAL;
@@ -300,10 +369,16 @@ int vcuda_ioctl_submit(struct drm_device *drm, void *data,
 		goto out_put_queue;
 	unused = count;
 
+	/* After the wait for room, which must not hold up an unplug. */
+	if (!drm_dev_enter(drm, &idx)) {
+		ret = -ENODEV;
+		goto out_release;
+	}
+
 	pjobs = kcalloc(count, sizeof(*pjobs), VCUDA_GFP_CLIENT);
 	if (!pjobs) {
 		ret = -ENOMEM;
-		goto out_release;
+		goto out_exit;
 	}
 
 	for (i = 0; i < count && !ret; i++)
@@ -327,6 +402,8 @@ int vcuda_ioctl_submit(struct drm_device *drm, void *data,
 	for (i = 0; i < count; i++)
 		vcuda_pending_job_fini(&pjobs[i]);
 	kfree(pjobs);
+out_exit:
+	drm_dev_exit(idx);
 out_release:
 	vcuda_usage_release_jobs(q->usage, unused);
 out_put_queue:

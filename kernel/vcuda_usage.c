@@ -43,6 +43,8 @@
 /* Busy time at @t, no earlier than the last change; lock held. */
 static u64 vcuda_busy_at(const struct vcuda_busy *b, u64 t)
 {
+	lockdep_assert_held(&b->lock);
+
 	return b->total + (b->active && t > b->since ? t - b->since : 0);
 }
 
@@ -51,6 +53,8 @@ static void vcuda_busy_roll(struct vcuda_busy *b, u64 now)
 {
 	u64 w = div64_u64(now, VCUDA_UTIL_WINDOW_NS);
 	u64 busy;
+
+	lockdep_assert_held(&b->lock);
 
 	if (w <= b->window)
 		return;

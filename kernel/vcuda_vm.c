@@ -96,10 +96,13 @@ static inline struct vcuda_vm *to_vcuda_vm(struct drm_gpuvm *gpuvm)
 /* Removes a mapping from the tree and from its object; VM lock held. */
 static void vcuda_vm_remove_va(struct drm_gpuva *va)
 {
+	struct vcuda_vm *vm = to_vcuda_vm(va->vm);
 	struct drm_gem_object *obj = va->gem.obj;
 	struct vcuda_bo *bo = to_vcuda_bo(obj);
 
-	to_vcuda_vm(va->vm)->nr_vas--;
+	lockdep_assert_held_write(&vm->lock);
+
+	vm->nr_vas--;
 
 	/* Unlinking may drop the object's last reference: keep one. */
 	drm_gem_object_get(obj);
@@ -130,6 +133,8 @@ static int vcuda_vm_step_remap(struct drm_gpuva_op *op, void *priv)
 	struct drm_gpuvm_bo *vm_bo = old->vm_bo;
 	struct vcuda_bo *bo = to_vcuda_bo(old->gem.obj);
 	struct drm_gpuva *prev = NULL, *next = NULL;
+
+	lockdep_assert_held_write(&to_vcuda_vm(old->vm)->lock);
 
 	/*
 	 * One unmap cuts at most the mapping at its start (keeping a
@@ -201,15 +206,14 @@ struct vcuda_vm *vcuda_vm_create(struct vcuda_device *vdev)
 		return ERR_PTR(-ENOMEM);
 
 	r_obj = drm_gpuvm_resv_object_alloc(&vdev->drm);
-	if (!r_obj || vcuda_pt_init(&vm->pt, vdev)) {
-		if (r_obj)
-			drm_gem_object_put(r_obj);
-		kfree(vm);
-		return ERR_PTR(-ENOMEM);
-	}
+	if (!r_obj)
+		goto err_free_vm;
+
+	init_rwsem(&vm->lock);
+	if (vcuda_pt_init(&vm->pt, vdev, &vm->lock))
+		goto err_put_resv;
 
 	vm->vdev = vdev;
-	init_rwsem(&vm->lock);
 	vm->resv = RB_ROOT_CACHED;
 	drm_gpuvm_init(&vm->base, "vcuda", 0, &vdev->drm, r_obj,
 		       vdev->info.va_start,
@@ -218,6 +222,12 @@ struct vcuda_vm *vcuda_vm_create(struct vcuda_device *vdev)
 	/* The VM took its own reference. */
 	drm_gem_object_put(r_obj);
 	return vm;
+
+err_put_resv:
+	drm_gem_object_put(r_obj);
+err_free_vm:
+	kfree(vm);
+	return ERR_PTR(-ENOMEM);
 }
 
 /**
@@ -304,6 +314,8 @@ static bool vcuda_vm_resv_allows(struct vcuda_vm *vm, u64 va, u64 size)
 {
 	struct interval_tree_node *it;
 
+	lockdep_assert_held(&vm->lock);
+
 	it = interval_tree_iter_first(&vm->resv, va, va + size - 1);
 	return !it || (it->start <= va && it->last >= va + size - 1);
 }
@@ -314,10 +326,26 @@ static struct vcuda_vm_resv *vcuda_vm_resv_find(struct vcuda_vm *vm, u64 va,
 {
 	struct interval_tree_node *it;
 
+	lockdep_assert_held(&vm->lock);
+
 	it = interval_tree_iter_first(&vm->resv, va, va + size - 1);
 	if (it && it->start == va && it->last == va + size - 1)
 		return container_of(it, struct vcuda_vm_resv, it);
 	return NULL;
+}
+
+/* Whether a mapping of [va, va + size) may be added now; lock held. */
+static int vcuda_vm_map_allowed(struct vcuda_vm *vm, u64 va, u64 size)
+{
+	lockdep_assert_held_write(&vm->lock);
+
+	if (vm->closed)
+		return -ENOENT;
+	if (!vcuda_vm_resv_allows(vm, va, size))
+		return -EEXIST;
+	if (vm->nr_vas >= vcuda_max_mappings)
+		return -ENOSPC;
+	return 0;
 }
 
 static int vcuda_vm_map(struct vcuda_vm *vm, struct drm_file *file,
@@ -339,60 +367,57 @@ static int vcuda_vm_map(struct vcuda_vm *vm, struct drm_file *file,
 
 	if (op->bo_offset > obj->size || op->size > obj->size - op->bo_offset) {
 		ret = -EINVAL;
-		goto out_put;
+		goto err_put_obj;
 	}
-
 	addr = vcuda_bo_devaddr(bo, op->bo_offset);
+
+	/* Everything the bind needs, allocated before the VM lock. */
+	ret = -ENOMEM;
 	va = kzalloc(sizeof(*va), VCUDA_GFP_CLIENT);
+	if (!va)
+		goto err_put_obj;
 	prealloc = drm_gpuvm_bo_create(&vm->base, obj);
-	if (!va || !prealloc ||
-	    vcuda_pt_cache_fill(&cache, vcuda_pt_map_need(op->va, op->size,
-							  addr))) {
-		ret = -ENOMEM;
-		goto out_free;
-	}
+	if (!prealloc)
+		goto err_free_va;
+	if (vcuda_pt_cache_fill(&cache, vcuda_pt_map_need(op->va, op->size,
+							  addr)))
+		goto err_drain;
 
 	down_write(&vm->lock);
-	if (vm->closed) {
-		ret = -ENOENT;
-	} else if (!vcuda_vm_resv_allows(vm, op->va, op->size)) {
-		ret = -EEXIST;
-	} else if (vm->nr_vas >= vcuda_max_mappings) {
-		ret = -ENOSPC;
-	} else {
-		drm_gpuva_init(va, op->va, op->size, obj, op->bo_offset);
-		if (readonly)
-			va->flags |= VCUDA_VA_READONLY;
-		ret = drm_gpuva_insert(&vm->base, va);
-		if (!ret) {
-			vcuda_pt_map(&vm->pt, &cache, op->va, op->size, addr,
-				     readonly);
-			vm->nr_vas++;
-		}
-	}
+	ret = vcuda_vm_map_allowed(vm, op->va, op->size);
+	if (ret)
+		goto err_unlock;
+	drm_gpuva_init(va, op->va, op->size, obj, op->bo_offset);
+	if (readonly)
+		va->flags |= VCUDA_VA_READONLY;
+	ret = drm_gpuva_insert(&vm->base, va);
+	if (ret)
+		goto err_unlock;
+	vcuda_pt_map(&vm->pt, &cache, op->va, op->size, addr, readonly);
+	vm->nr_vas++;
+
 	mutex_lock(&bo->gpuva_lock);
-	if (!ret) {
-		vm_bo = drm_gpuvm_bo_obtain_prealloc(prealloc);
-		drm_gpuva_link(va, vm_bo);
-		/* The mapping holds the vm_bo now. */
-		drm_gpuvm_bo_put(vm_bo);
-		va = NULL;
-	} else {
-		drm_gpuvm_bo_put(prealloc);
-	}
-	prealloc = NULL;
+	vm_bo = drm_gpuvm_bo_obtain_prealloc(prealloc);
+	drm_gpuva_link(va, vm_bo);
+	/* The mapping holds the vm_bo now. */
+	drm_gpuvm_bo_put(vm_bo);
 	mutex_unlock(&bo->gpuva_lock);
 	up_write(&vm->lock);
 
-out_free:
-	if (prealloc) {
-		mutex_lock(&bo->gpuva_lock);
-		drm_gpuvm_bo_put(prealloc);
-		mutex_unlock(&bo->gpuva_lock);
-	}
-	kfree(va);
 	vcuda_pt_cache_drain(&cache);
-out_put:
+	drm_gem_object_put(obj);
+	return 0;
+
+err_unlock:
+	up_write(&vm->lock);
+err_drain:
+	vcuda_pt_cache_drain(&cache);
+	mutex_lock(&bo->gpuva_lock);
+	drm_gpuvm_bo_put(prealloc);
+	mutex_unlock(&bo->gpuva_lock);
+err_free_va:
+	kfree(va);
+err_put_obj:
 	drm_gem_object_put(obj);
 	return ret;
 }

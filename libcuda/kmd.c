@@ -76,6 +76,13 @@ int kmd_memory_info(int fd, struct drm_vcuda_memory_info *info)
 			 sizeof(*info));
 }
 
+int kmd_device_reset(int fd)
+{
+	struct drm_vcuda_device_reset args = { 0 };
+
+	return kmd_ioctl(fd, DRM_IOCTL_VCUDA_DEVICE_RESET, &args);
+}
+
 int kmd_ctx_create(int fd, uint32_t *ctx_id)
 {
 	struct drm_vcuda_ctx_create args = { 0 };

@@ -18,6 +18,8 @@ int kmd_open_all(int *fds, int max);
 
 int kmd_device_info(int fd, struct drm_vcuda_device_info *info);
 int kmd_memory_info(int fd, struct drm_vcuda_memory_info *info);
+/* Faults every context of the device (CAP_SYS_ADMIN). */
+int kmd_device_reset(int fd);
 
 int kmd_ctx_create(int fd, uint32_t *ctx_id);
 int kmd_ctx_destroy(int fd, uint32_t ctx_id);

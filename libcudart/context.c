@@ -229,12 +229,7 @@ CUDART_EXPORT cudaError_t cudaGetDeviceCount(int *count)
 
 CUDART_EXPORT cudaError_t cudaDeviceSynchronize(void)
 {
-	CUcontext ctx;
-	cudaError_t err = rt_enter(&ctx);
-
-	if (err != cudaSuccess)
-		return rt_return(err);
-	return rt_return(rt_error(cuCtxSynchronize()));
+	RT_CALL(cuCtxSynchronize());
 }
 
 CUDART_EXPORT cudaError_t cudaDeviceReset(void)

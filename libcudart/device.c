@@ -187,12 +187,7 @@ CUDART_EXPORT cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop,
 CUDART_EXPORT cudaError_t cudaDeviceGetStreamPriorityRange(int *least,
 							   int *greatest)
 {
-	CUcontext ctx;
-	cudaError_t err = rt_enter(&ctx);
-
-	if (err != cudaSuccess)
-		return rt_return(err);
-	return rt_return(rt_error(cuCtxGetStreamPriorityRange(least, greatest)));
+	RT_CALL(cuCtxGetStreamPriorityRange(least, greatest));
 }
 
 CUDART_EXPORT cudaError_t cudaSetDeviceFlags(unsigned int flags)
@@ -238,11 +233,7 @@ CUDART_EXPORT cudaError_t cudaDeviceCanAccessPeer(int *can, int device,
 
 CUDART_EXPORT cudaError_t cudaDeviceSetLimit(enum cudaLimit limit, size_t value)
 {
-	CUcontext ctx;
-	cudaError_t err = rt_enter(&ctx);
-
-	if (err != cudaSuccess)
-		return rt_return(err);
+	RT_ENTER();
 	/* cudaLimit and CUlimit share their values. */
 	return rt_return(rt_error(cuCtxSetLimit((CUlimit)limit, value)));
 }
@@ -250,10 +241,5 @@ CUDART_EXPORT cudaError_t cudaDeviceSetLimit(enum cudaLimit limit, size_t value)
 CUDART_EXPORT cudaError_t cudaDeviceGetLimit(size_t *value,
 					     enum cudaLimit limit)
 {
-	CUcontext ctx;
-	cudaError_t err = rt_enter(&ctx);
-
-	if (err != cudaSuccess)
-		return rt_return(err);
-	return rt_return(rt_error(cuCtxGetLimit(value, (CUlimit)limit)));
+	RT_CALL(cuCtxGetLimit(value, (CUlimit)limit));
 }

@@ -9,51 +9,40 @@
 
 #include "register.h"
 
-/* Binds the thread to its context, then calls through. */
-#define GRAPH_CALL(call)						\
-	do {								\
-		CUcontext ctx_;						\
-		cudaError_t err_ = rt_enter(&ctx_);			\
-									\
-		if (err_ != cudaSuccess)				\
-			return rt_return(err_);				\
-		return rt_return(rt_error(call));			\
-	} while (0)
-
 CUDART_EXPORT cudaError_t cudaGraphCreate(cudaGraph_t *graph, unsigned int flags)
 {
-	GRAPH_CALL(cuGraphCreate((CUgraph *)graph, flags));
+	RT_CALL(cuGraphCreate((CUgraph *)graph, flags));
 }
 
 CUDART_EXPORT cudaError_t cudaGraphDestroy(cudaGraph_t graph)
 {
-	GRAPH_CALL(cuGraphDestroy((CUgraph)graph));
+	RT_CALL(cuGraphDestroy((CUgraph)graph));
 }
 
 CUDART_EXPORT cudaError_t cudaGraphClone(cudaGraph_t *clone, cudaGraph_t graph)
 {
-	GRAPH_CALL(cuGraphClone((CUgraph *)clone, (CUgraph)graph));
+	RT_CALL(cuGraphClone((CUgraph *)clone, (CUgraph)graph));
 }
 
 CUDART_EXPORT cudaError_t cudaGraphGetNodes(cudaGraph_t graph,
 					    cudaGraphNode_t *nodes,
 					    size_t *count)
 {
-	GRAPH_CALL(cuGraphGetNodes((CUgraph)graph, (CUgraphNode *)nodes, count));
+	RT_CALL(cuGraphGetNodes((CUgraph)graph, (CUgraphNode *)nodes, count));
 }
 
 CUDART_EXPORT cudaError_t cudaGraphGetRootNodes(cudaGraph_t graph,
 						cudaGraphNode_t *nodes,
 						size_t *count)
 {
-	GRAPH_CALL(cuGraphGetRootNodes((CUgraph)graph, (CUgraphNode *)nodes,
-				       count));
+	RT_CALL(cuGraphGetRootNodes((CUgraph)graph, (CUgraphNode *)nodes,
+				    count));
 }
 
 CUDART_EXPORT cudaError_t cudaGraphNodeGetType(cudaGraphNode_t node,
 					       enum cudaGraphNodeType *type)
 {
-	GRAPH_CALL(cuGraphNodeGetType((CUgraphNode)node, (CUgraphNodeType *)type));
+	RT_CALL(cuGraphNodeGetType((CUgraphNode)node, (CUgraphNodeType *)type));
 }
 
 CUDART_EXPORT cudaError_t cudaGraphAddDependencies(cudaGraph_t graph,
@@ -62,9 +51,9 @@ CUDART_EXPORT cudaError_t cudaGraphAddDependencies(cudaGraph_t graph,
 						   const cudaGraphEdgeData *edges,
 						   size_t count)
 {
-	GRAPH_CALL(cuGraphAddDependencies((CUgraph)graph, (const CUgraphNode *)from,
-					  (const CUgraphNode *)to,
-					  (const CUgraphEdgeData *)edges, count));
+	RT_CALL(cuGraphAddDependencies((CUgraph)graph, (const CUgraphNode *)from,
+				       (const CUgraphNode *)to,
+				       (const CUgraphEdgeData *)edges, count));
 }
 
 /* The driver's kernel node parameters for the runtime's. */
@@ -166,10 +155,10 @@ CUDART_EXPORT cudaError_t cudaGraphAddMemcpyNode(cudaGraphNode_t *node,
 {
 	CUDA_MEMCPY3D d;
 	CUcontext ctx;
-	cudaError_t err = rt_enter(&ctx);
+	cudaError_t err;
 
-	if (err == cudaSuccess)
-		err = rt_memcpy3d_params(p, &d);
+	RT_ENTER_CTX(&ctx);
+	err = rt_memcpy3d_params(p, &d);
 	if (err != cudaSuccess)
 		return rt_return(err);
 	return rt_return(rt_error(cuGraphAddMemcpyNode((CUgraphNode *)node,
@@ -203,12 +192,10 @@ CUDART_EXPORT cudaError_t cudaGraphAddMemsetNode(cudaGraphNode_t *node,
 {
 	CUDA_MEMSET_NODE_PARAMS d;
 	CUcontext ctx;
-	cudaError_t err = rt_enter(&ctx);
 
-	if (err == cudaSuccess && !p)
-		err = cudaErrorInvalidValue;
-	if (err != cudaSuccess)
-		return rt_return(err);
+	RT_ENTER_CTX(&ctx);
+	if (!p)
+		return rt_return(cudaErrorInvalidValue);
 	d = (CUDA_MEMSET_NODE_PARAMS){
 		.dst = (uintptr_t)p->dst, .pitch = p->pitch, .value = p->value,
 		.elementSize = p->elementSize, .width = p->width,
@@ -231,8 +218,8 @@ CUDART_EXPORT cudaError_t cudaGraphAddHostNode(cudaGraphNode_t *node,
 	if (!p)
 		return rt_return(cudaErrorInvalidValue);
 	d = (CUDA_HOST_NODE_PARAMS){ (CUhostFn)p->fn, p->userData };
-	GRAPH_CALL(cuGraphAddHostNode((CUgraphNode *)node, (CUgraph)graph,
-				      (const CUgraphNode *)deps, ndeps, &d));
+	RT_CALL(cuGraphAddHostNode((CUgraphNode *)node, (CUgraph)graph,
+				   (const CUgraphNode *)deps, ndeps, &d));
 }
 
 CUDART_EXPORT cudaError_t cudaGraphAddEmptyNode(cudaGraphNode_t *node,
@@ -240,8 +227,8 @@ CUDART_EXPORT cudaError_t cudaGraphAddEmptyNode(cudaGraphNode_t *node,
 						const cudaGraphNode_t *deps,
 						size_t ndeps)
 {
-	GRAPH_CALL(cuGraphAddEmptyNode((CUgraphNode *)node, (CUgraph)graph,
-				       (const CUgraphNode *)deps, ndeps));
+	RT_CALL(cuGraphAddEmptyNode((CUgraphNode *)node, (CUgraph)graph,
+				    (const CUgraphNode *)deps, ndeps));
 }
 
 CUDART_EXPORT cudaError_t cudaGraphAddChildGraphNode(cudaGraphNode_t *node,
@@ -250,9 +237,9 @@ CUDART_EXPORT cudaError_t cudaGraphAddChildGraphNode(cudaGraphNode_t *node,
 						     size_t ndeps,
 						     cudaGraph_t child)
 {
-	GRAPH_CALL(cuGraphAddChildGraphNode((CUgraphNode *)node, (CUgraph)graph,
-					    (const CUgraphNode *)deps, ndeps,
-					    (CUgraph)child));
+	RT_CALL(cuGraphAddChildGraphNode((CUgraphNode *)node, (CUgraph)graph,
+					 (const CUgraphNode *)deps, ndeps,
+					 (CUgraph)child));
 }
 
 CUDART_EXPORT cudaError_t cudaGraphAddEventRecordNode(cudaGraphNode_t *node,
@@ -261,9 +248,9 @@ CUDART_EXPORT cudaError_t cudaGraphAddEventRecordNode(cudaGraphNode_t *node,
 						      size_t ndeps,
 						      cudaEvent_t event)
 {
-	GRAPH_CALL(cuGraphAddEventRecordNode((CUgraphNode *)node, (CUgraph)graph,
-					     (const CUgraphNode *)deps, ndeps,
-					     (CUevent)event));
+	RT_CALL(cuGraphAddEventRecordNode((CUgraphNode *)node, (CUgraph)graph,
+					  (const CUgraphNode *)deps, ndeps,
+					  (CUevent)event));
 }
 
 CUDART_EXPORT cudaError_t cudaGraphAddEventWaitNode(cudaGraphNode_t *node,
@@ -272,16 +259,16 @@ CUDART_EXPORT cudaError_t cudaGraphAddEventWaitNode(cudaGraphNode_t *node,
 						    size_t ndeps,
 						    cudaEvent_t event)
 {
-	GRAPH_CALL(cuGraphAddEventWaitNode((CUgraphNode *)node, (CUgraph)graph,
-					   (const CUgraphNode *)deps, ndeps,
-					   (CUevent)event));
+	RT_CALL(cuGraphAddEventWaitNode((CUgraphNode *)node, (CUgraph)graph,
+					(const CUgraphNode *)deps, ndeps,
+					(CUevent)event));
 }
 
 CUDART_EXPORT cudaError_t cudaGraphInstantiate(cudaGraphExec_t *exec,
 					       cudaGraph_t graph,
 					       unsigned long long flags)
 {
-	GRAPH_CALL(cuGraphInstantiate((CUgraphExec *)exec, (CUgraph)graph, flags));
+	RT_CALL(cuGraphInstantiate((CUgraphExec *)exec, (CUgraph)graph, flags));
 }
 
 CUDART_EXPORT cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t *exec,
@@ -294,18 +281,18 @@ CUDART_EXPORT cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t *exec,
 CUDART_EXPORT cudaError_t cudaGraphLaunch(cudaGraphExec_t exec,
 					  cudaStream_t stream)
 {
-	GRAPH_CALL(cuGraphLaunch((CUgraphExec)exec, (CUstream)stream));
+	RT_CALL(cuGraphLaunch((CUgraphExec)exec, (CUstream)stream));
 }
 
 CUDART_EXPORT cudaError_t cudaGraphUpload(cudaGraphExec_t exec,
 					  cudaStream_t stream)
 {
-	GRAPH_CALL(cuGraphUpload((CUgraphExec)exec, (CUstream)stream));
+	RT_CALL(cuGraphUpload((CUgraphExec)exec, (CUstream)stream));
 }
 
 CUDART_EXPORT cudaError_t cudaGraphExecDestroy(cudaGraphExec_t exec)
 {
-	GRAPH_CALL(cuGraphExecDestroy((CUgraphExec)exec));
+	RT_CALL(cuGraphExecDestroy((CUgraphExec)exec));
 }
 
 CUDART_EXPORT cudaError_t cudaGraphExecUpdate(cudaGraphExec_t exec,
@@ -313,28 +300,28 @@ CUDART_EXPORT cudaError_t cudaGraphExecUpdate(cudaGraphExec_t exec,
 					      cudaGraphExecUpdateResultInfo *info)
 {
 	/* The runtime's result info has the driver's layout and values. */
-	GRAPH_CALL(cuGraphExecUpdate((CUgraphExec)exec, (CUgraph)graph,
-				     (CUgraphExecUpdateResultInfo *)info));
+	RT_CALL(cuGraphExecUpdate((CUgraphExec)exec, (CUgraph)graph,
+				  (CUgraphExecUpdateResultInfo *)info));
 }
 
 CUDART_EXPORT cudaError_t cudaStreamBeginCapture(cudaStream_t stream,
 						 enum cudaStreamCaptureMode mode)
 {
-	GRAPH_CALL(cuStreamBeginCapture((CUstream)stream,
-					(CUstreamCaptureMode)mode));
+	RT_CALL(cuStreamBeginCapture((CUstream)stream,
+				     (CUstreamCaptureMode)mode));
 }
 
 CUDART_EXPORT cudaError_t cudaStreamEndCapture(cudaStream_t stream,
 					       cudaGraph_t *graph)
 {
-	GRAPH_CALL(cuStreamEndCapture((CUstream)stream, (CUgraph *)graph));
+	RT_CALL(cuStreamEndCapture((CUstream)stream, (CUgraph *)graph));
 }
 
 CUDART_EXPORT cudaError_t cudaStreamIsCapturing(cudaStream_t stream,
 						enum cudaStreamCaptureStatus *status)
 {
-	GRAPH_CALL(cuStreamIsCapturing((CUstream)stream,
-				       (CUstreamCaptureStatus *)status));
+	RT_CALL(cuStreamIsCapturing((CUstream)stream,
+				    (CUstreamCaptureStatus *)status));
 }
 
 CUDART_EXPORT cudaError_t cudaStreamGetCaptureInfo(
@@ -343,20 +330,20 @@ CUDART_EXPORT cudaError_t cudaStreamGetCaptureInfo(
 	const cudaGraphNode_t **deps, const cudaGraphEdgeData **edges,
 	size_t *ndeps)
 {
-	GRAPH_CALL(cuStreamGetCaptureInfo((CUstream)stream,
-					  (CUstreamCaptureStatus *)status,
-					  (cuuint64_t *)id, (CUgraph *)graph,
-					  (const CUgraphNode **)deps,
-					  (const CUgraphEdgeData **)edges, ndeps));
+	RT_CALL(cuStreamGetCaptureInfo((CUstream)stream,
+				       (CUstreamCaptureStatus *)status,
+				       (cuuint64_t *)id, (CUgraph *)graph,
+				       (const CUgraphNode **)deps,
+				       (const CUgraphEdgeData **)edges, ndeps));
 }
 
 CUDART_EXPORT cudaError_t cudaStreamUpdateCaptureDependencies(
 	cudaStream_t stream, cudaGraphNode_t *deps,
 	const cudaGraphEdgeData *edges, size_t ndeps, unsigned int flags)
 {
-	GRAPH_CALL(cuStreamUpdateCaptureDependencies(
-		(CUstream)stream, (CUgraphNode *)deps,
-		(const CUgraphEdgeData *)edges, ndeps, flags));
+	RT_CALL(cuStreamUpdateCaptureDependencies(
+	     (CUstream)stream, (CUgraphNode *)deps,
+	     (const CUgraphEdgeData *)edges, ndeps, flags));
 }
 
 CUDART_EXPORT cudaError_t cudaThreadExchangeStreamCaptureMode(

@@ -8,21 +8,10 @@
 
 #include "rt.h"
 
-/* Binds the thread to its device's context, then calls through. */
-#define IPC_CALL(call)							\
-	do {								\
-		CUcontext ctx_;						\
-		cudaError_t err_ = rt_enter(&ctx_);			\
-									\
-		if (err_ != cudaSuccess)				\
-			return rt_return(err_);				\
-		return rt_return(rt_error(call));			\
-	} while (0)
-
 CUDART_EXPORT cudaError_t cudaIpcGetMemHandle(cudaIpcMemHandle_t *handle,
 					      void *ptr)
 {
-	IPC_CALL(cuIpcGetMemHandle((CUipcMemHandle *)handle, (uintptr_t)ptr));
+	RT_CALL(cuIpcGetMemHandle((CUipcMemHandle *)handle, (uintptr_t)ptr));
 }
 
 CUDART_EXPORT cudaError_t cudaIpcOpenMemHandle(void **ptr,
@@ -31,11 +20,9 @@ CUDART_EXPORT cudaError_t cudaIpcOpenMemHandle(void **ptr,
 {
 	CUipcMemHandle h;
 	CUdeviceptr d;
-	CUcontext ctx;
-	cudaError_t err = rt_enter(&ctx);
+	cudaError_t err;
 
-	if (err != cudaSuccess)
-		return rt_return(err);
+	RT_ENTER();
 	if (!ptr)
 		return rt_return(cudaErrorInvalidValue);
 	/* cudaIpcMemLazyEnablePeerAccess is the driver's flag. */
@@ -48,14 +35,14 @@ CUDART_EXPORT cudaError_t cudaIpcOpenMemHandle(void **ptr,
 
 CUDART_EXPORT cudaError_t cudaIpcCloseMemHandle(void *ptr)
 {
-	IPC_CALL(cuIpcCloseMemHandle((uintptr_t)ptr));
+	RT_CALL(cuIpcCloseMemHandle((uintptr_t)ptr));
 }
 
 CUDART_EXPORT cudaError_t cudaIpcGetEventHandle(cudaIpcEventHandle_t *handle,
 						cudaEvent_t event)
 {
-	IPC_CALL(cuIpcGetEventHandle((CUipcEventHandle *)handle,
-				     (CUevent)event));
+	RT_CALL(cuIpcGetEventHandle((CUipcEventHandle *)handle,
+				    (CUevent)event));
 }
 
 CUDART_EXPORT cudaError_t cudaIpcOpenEventHandle(cudaEvent_t *event,
@@ -64,5 +51,5 @@ CUDART_EXPORT cudaError_t cudaIpcOpenEventHandle(cudaEvent_t *event,
 	CUipcEventHandle h;
 
 	memcpy(&h, &handle, sizeof(h));
-	IPC_CALL(cuIpcOpenEventHandle((CUevent *)event, h));
+	RT_CALL(cuIpcOpenEventHandle((CUevent *)event, h));
 }

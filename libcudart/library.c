@@ -108,22 +108,14 @@ CUDART_EXPORT cudaError_t cudaLibraryUnload(cudaLibrary_t library)
 CUDART_EXPORT cudaError_t cudaLibraryGetKernel(cudaKernel_t *kernel, cudaLibrary_t library,
 					       const char *name)
 {
-	CUcontext ctx;
-	cudaError_t err = rt_enter(&ctx);
-
-	if (err != cudaSuccess)
-		return rt_return(err);
+	RT_ENTER();
 	return library_call(cuLibraryGetKernel((CUkernel *)kernel, (CUlibrary)library, name));
 }
 
 CUDART_EXPORT cudaError_t cudaLibraryGetGlobal(void **dptr, size_t *bytes,
 					       cudaLibrary_t library, const char *name)
 {
-	CUcontext ctx;
-	cudaError_t err = rt_enter(&ctx);
-
-	if (err != cudaSuccess)
-		return rt_return(err);
+	RT_ENTER();
 	return library_call(cuLibraryGetGlobal((CUdeviceptr *)dptr, bytes,
 					       (CUlibrary)library, name));
 }
@@ -131,11 +123,7 @@ CUDART_EXPORT cudaError_t cudaLibraryGetGlobal(void **dptr, size_t *bytes,
 CUDART_EXPORT cudaError_t cudaLibraryGetManaged(void **dptr, size_t *bytes,
 						cudaLibrary_t library, const char *name)
 {
-	CUcontext ctx;
-	cudaError_t err = rt_enter(&ctx);
-
-	if (err != cudaSuccess)
-		return rt_return(err);
+	RT_ENTER();
 	return library_call(cuLibraryGetManaged((CUdeviceptr *)dptr, bytes,
 						(CUlibrary)library, name));
 }
@@ -148,22 +136,14 @@ CUDART_EXPORT cudaError_t cudaLibraryGetUnifiedFunction(void **fn, cudaLibrary_t
 
 CUDART_EXPORT cudaError_t cudaLibraryGetKernelCount(unsigned int *count, cudaLibrary_t library)
 {
-	CUcontext ctx;
-	cudaError_t err = rt_enter(&ctx);
-
-	if (err != cudaSuccess)
-		return rt_return(err);
+	RT_ENTER();
 	return library_call(cuLibraryGetKernelCount(count, (CUlibrary)library));
 }
 
 CUDART_EXPORT cudaError_t cudaLibraryEnumerateKernels(cudaKernel_t *kernels, unsigned int n,
 						      cudaLibrary_t library)
 {
-	CUcontext ctx;
-	cudaError_t err = rt_enter(&ctx);
-
-	if (err != cudaSuccess)
-		return rt_return(err);
+	RT_ENTER();
 	return library_call(cuLibraryEnumerateKernels((CUkernel *)kernels, n,
 						      (CUlibrary)library));
 }
@@ -172,11 +152,7 @@ CUDART_EXPORT cudaError_t cudaKernelSetAttributeForDevice(cudaKernel_t kernel,
 							  enum cudaFuncAttribute attr,
 							  int value, int device)
 {
-	CUcontext ctx;
-	cudaError_t err = rt_enter(&ctx);
-
-	if (err != cudaSuccess)
-		return rt_return(err);
+	RT_ENTER();
 	/* cudaFuncAttribute and CUfunction_attribute share these values. */
 	return library_call(cuKernelSetAttribute((CUfunction_attribute)attr, value,
 						 (CUkernel)kernel, device));
@@ -199,10 +175,10 @@ CUDART_EXPORT cudaError_t cudaGetKernel(cudaKernel_t *kernel, const void *entry)
 CUDART_EXPORT cudaError_t cudaGetFuncBySymbol(cudaFunction_t *function, const void *symbol)
 {
 	struct rt_function *fn = rt_function_find(symbol);
-	CUcontext ctx;
-	cudaError_t err = rt_enter(&ctx);
+	cudaError_t err = cudaSuccess;
 
-	if (err == cudaSuccess && !function)
+	RT_ENTER();
+	if (!function)
 		err = cudaErrorInvalidValue;
 	else if (err == cudaSuccess && !fn)
 		err = cudaErrorInvalidDeviceFunction;

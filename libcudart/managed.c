@@ -13,12 +13,10 @@
 CUDART_EXPORT cudaError_t cudaMallocManaged(void **ptr, size_t size,
 					    unsigned int flags)
 {
-	CUcontext ctx;
 	CUdeviceptr dptr;
-	cudaError_t err = rt_enter(&ctx);
+	cudaError_t err;
 
-	if (err != cudaSuccess)
-		return rt_return(err);
+	RT_ENTER();
 	if (!ptr)
 		return rt_return(cudaErrorInvalidValue);
 	if (size == 0 && (flags == cudaMemAttachGlobal || flags == cudaMemAttachHost)) {
@@ -62,13 +60,12 @@ CUDART_EXPORT cudaError_t cudaMemPrefetchAsync(const void *ptr, size_t count,
 					       unsigned int flags,
 					       cudaStream_t stream)
 {
-	CUcontext ctx;
-	cudaError_t err = rt_enter(&ctx);
+	cudaError_t err;
 
-	if (err == cudaSuccess)
-		err = rt_error(cuMemPrefetchAsync((uintptr_t)ptr, count,
-						  driver_location(location),
-						  flags, stream));
+	RT_ENTER();
+	err = rt_error(cuMemPrefetchAsync((uintptr_t)ptr, count,
+					  driver_location(location),
+					  flags, stream));
 	return rt_return(err);
 }
 
@@ -76,13 +73,12 @@ CUDART_EXPORT cudaError_t cudaMemAdvise(const void *ptr, size_t count,
 					enum cudaMemoryAdvise advice,
 					struct cudaMemLocation location)
 {
-	CUcontext ctx;
-	cudaError_t err = rt_enter(&ctx);
+	cudaError_t err;
 
-	if (err == cudaSuccess)
-		err = rt_error(cuMemAdvise((uintptr_t)ptr, count,
-					   (CUmem_advise)advice,
-					   driver_location(location)));
+	RT_ENTER();
+	err = rt_error(cuMemAdvise((uintptr_t)ptr, count,
+				   (CUmem_advise)advice,
+				   driver_location(location)));
 	return rt_return(err);
 }
 
@@ -90,12 +86,12 @@ CUDART_EXPORT cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream,
 						   void *ptr, size_t length,
 						   unsigned int flags)
 {
-	CUcontext ctx;
-	cudaError_t err = rt_enter(&ctx);
+	cudaError_t err = cudaSuccess;
 
 	(void)stream;
-	if (err == cudaSuccess && flags != cudaMemAttachGlobal &&
-	    flags != cudaMemAttachHost && flags != cudaMemAttachSingle)
+	RT_ENTER();
+	if (flags != cudaMemAttachGlobal && flags != cudaMemAttachHost &&
+	    flags != cudaMemAttachSingle)
 		err = cudaErrorInvalidValue;
 	if (err == cudaSuccess)
 		err = check_managed(ptr, length);

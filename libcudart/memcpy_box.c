@@ -52,11 +52,10 @@ static cudaError_t copy_2d(void *dst, size_t dpitch, const void *src,
 {
 	CUDA_MEMCPY2D p;
 	CUmemorytype st = CU_MEMORYTYPE_UNIFIED, dt = CU_MEMORYTYPE_UNIFIED;
-	CUcontext ctx;
-	cudaError_t err = rt_enter(&ctx);
+	cudaError_t err;
 
-	if (err == cudaSuccess)
-		err = rt_memory_types(kind, &st, &dt);
+	RT_ENTER();
+	err = rt_memory_types(kind, &st, &dt);
 	/* The runtime names this error; the driver only says invalid value. */
 	if (err == cudaSuccess && height > 1 && (spitch < width || dpitch < width))
 		err = cudaErrorInvalidPitchValue;
@@ -153,11 +152,10 @@ static cudaError_t copy_3d(const struct cudaMemcpy3DParms *p,
 			   cudaStream_t stream, int async)
 {
 	CUDA_MEMCPY3D d;
-	CUcontext ctx;
-	cudaError_t err = rt_enter(&ctx);
+	cudaError_t err;
 
-	if (err == cudaSuccess)
-		err = rt_memcpy3d_params(p, &d);
+	RT_ENTER();
+	err = rt_memcpy3d_params(p, &d);
 	if (err != cudaSuccess)
 		return rt_return(err);
 	return rt_return(rt_error(async ? cuMemcpy3DAsync(&d, (CUstream)stream)
@@ -178,12 +176,10 @@ CUDART_EXPORT cudaError_t cudaMemcpy3DAsync(const struct cudaMemcpy3DParms *p,
 CUDART_EXPORT cudaError_t cudaMallocPitch(void **ptr, size_t *pitch,
 					  size_t width, size_t height)
 {
-	CUcontext ctx;
 	CUdeviceptr d;
-	cudaError_t err = rt_enter(&ctx);
+	cudaError_t err;
 
-	if (err != cudaSuccess)
-		return rt_return(err);
+	RT_ENTER();
 	if (!ptr)
 		return rt_return(cudaErrorInvalidValue);
 	err = rt_error(cuMemAllocPitch(&d, pitch, width, height, 4));
@@ -212,17 +208,12 @@ CUDART_EXPORT cudaError_t cudaMalloc3D(struct cudaPitchedPtr *pp,
 static cudaError_t set_2d(void *ptr, size_t pitch, int value, size_t width,
 			  size_t height, cudaStream_t stream, int async)
 {
-	CUcontext ctx;
-	cudaError_t err = rt_enter(&ctx);
 	CUdeviceptr d = (uintptr_t)ptr;
 
-	if (err != cudaSuccess)
-		return rt_return(err);
-	return rt_return(rt_error(
-		async ? cuMemsetD2D8Async(d, pitch, (unsigned char)value, width,
+	RT_CALL(async ? cuMemsetD2D8Async(d, pitch, (unsigned char)value, width,
 					  height, (CUstream)stream)
 		      : cuMemsetD2D8(d, pitch, (unsigned char)value, width,
-				     height)));
+				     height));
 }
 
 CUDART_EXPORT cudaError_t cudaMemset2D(void *ptr, size_t pitch, int value,

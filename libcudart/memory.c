@@ -8,12 +8,10 @@
 
 CUDART_EXPORT cudaError_t cudaMalloc(void **ptr, size_t size)
 {
-	CUcontext ctx;
 	CUdeviceptr dptr;
-	cudaError_t err = rt_enter(&ctx);
+	cudaError_t err;
 
-	if (err != cudaSuccess)
-		return rt_return(err);
+	RT_ENTER();
 	if (!ptr)
 		return rt_return(cudaErrorInvalidValue);
 	if (size == 0) {
@@ -28,23 +26,17 @@ CUDART_EXPORT cudaError_t cudaMalloc(void **ptr, size_t size)
 
 CUDART_EXPORT cudaError_t cudaFree(void *ptr)
 {
-	CUcontext ctx;
-	cudaError_t err = rt_enter(&ctx);
-
 	/* cudaFree(NULL) is the customary way to create the context. */
-	if (err != cudaSuccess || !ptr)
-		return rt_return(err);
+	RT_ENTER();
+	if (!ptr)
+		return rt_return(cudaSuccess);
 	return rt_return(rt_error(cuMemFree((uintptr_t)ptr)));
 }
 
 CUDART_EXPORT cudaError_t cudaHostAlloc(void **ptr, size_t size,
 					unsigned int flags)
 {
-	CUcontext ctx;
-	cudaError_t err = rt_enter(&ctx);
-
-	if (err != cudaSuccess)
-		return rt_return(err);
+	RT_ENTER();
 	/* cudaHostAlloc* flags are the driver's CU_MEMHOSTALLOC_* values. */
 	return rt_return(rt_error(cuMemHostAlloc(ptr, size, flags)));
 }
@@ -56,23 +48,19 @@ CUDART_EXPORT cudaError_t cudaMallocHost(void **ptr, size_t size)
 
 CUDART_EXPORT cudaError_t cudaFreeHost(void *ptr)
 {
-	CUcontext ctx;
-	cudaError_t err = rt_enter(&ctx);
-
-	if (err != cudaSuccess || !ptr)
-		return rt_return(err);
+	RT_ENTER();
+	if (!ptr)
+		return rt_return(cudaSuccess);
 	return rt_return(rt_error(cuMemFreeHost(ptr)));
 }
 
 CUDART_EXPORT cudaError_t cudaHostGetDevicePointer(void **dptr, void *host,
 						   unsigned int flags)
 {
-	CUcontext ctx;
 	CUdeviceptr d;
-	cudaError_t err = rt_enter(&ctx);
+	cudaError_t err;
 
-	if (err != cudaSuccess)
-		return rt_return(err);
+	RT_ENTER();
 	if (!dptr)
 		return rt_return(cudaErrorInvalidValue);
 	err = rt_error(cuMemHostGetDevicePointer(&d, host, flags));
@@ -84,12 +72,7 @@ CUDART_EXPORT cudaError_t cudaHostGetDevicePointer(void **dptr, void *host,
 CUDART_EXPORT cudaError_t cudaMemGetInfo(size_t *free_bytes,
 					 size_t *total_bytes)
 {
-	CUcontext ctx;
-	cudaError_t err = rt_enter(&ctx);
-
-	if (err != cudaSuccess)
-		return rt_return(err);
-	return rt_return(rt_error(cuMemGetInfo(free_bytes, total_bytes)));
+	RT_CALL(cuMemGetInfo(free_bytes, total_bytes));
 }
 
 static CUresult copy(void *dst, const void *src, size_t count,
@@ -115,11 +98,7 @@ static CUresult copy(void *dst, const void *src, size_t count,
 CUDART_EXPORT cudaError_t cudaMemcpy(void *dst, const void *src, size_t count,
 				     enum cudaMemcpyKind kind)
 {
-	CUcontext ctx;
-	cudaError_t err = rt_enter(&ctx);
-
-	if (err != cudaSuccess)
-		return rt_return(err);
+	RT_ENTER();
 	if ((unsigned int)kind > cudaMemcpyDefault)
 		return rt_return(cudaErrorInvalidMemcpyDirection);
 	return rt_return(rt_error(copy(dst, src, count, kind)));
@@ -150,11 +129,7 @@ CUDART_EXPORT cudaError_t cudaMemcpyAsync(void *dst, const void *src,
 					  enum cudaMemcpyKind kind,
 					  cudaStream_t stream)
 {
-	CUcontext ctx;
-	cudaError_t err = rt_enter(&ctx);
-
-	if (err != cudaSuccess)
-		return rt_return(err);
+	RT_ENTER();
 	if ((unsigned int)kind > cudaMemcpyDefault)
 		return rt_return(cudaErrorInvalidMemcpyDirection);
 	return rt_return(rt_error(copy_async(dst, src, count, kind,
@@ -164,25 +139,13 @@ CUDART_EXPORT cudaError_t cudaMemcpyAsync(void *dst, const void *src,
 CUDART_EXPORT cudaError_t cudaMemsetAsync(void *ptr, int value, size_t count,
 					  cudaStream_t stream)
 {
-	CUcontext ctx;
-	cudaError_t err = rt_enter(&ctx);
-
-	if (err != cudaSuccess)
-		return rt_return(err);
-	return rt_return(rt_error(cuMemsetD8Async((uintptr_t)ptr,
-						  (unsigned char)value, count,
-						  (CUstream)stream)));
+	RT_CALL(cuMemsetD8Async((uintptr_t)ptr, (unsigned char)value, count,
+				(CUstream)stream));
 }
 
 CUDART_EXPORT cudaError_t cudaMemset(void *ptr, int value, size_t count)
 {
-	CUcontext ctx;
-	cudaError_t err = rt_enter(&ctx);
-
-	if (err != cudaSuccess)
-		return rt_return(err);
-	return rt_return(rt_error(cuMemsetD8((uintptr_t)ptr,
-					     (unsigned char)value, count)));
+	RT_CALL(cuMemsetD8((uintptr_t)ptr, (unsigned char)value, count));
 }
 
 /* The device address of a registered variable on the current device. */
@@ -205,12 +168,12 @@ static cudaError_t symbol_address(const void *symbol, CUdeviceptr *addr,
 
 CUDART_EXPORT cudaError_t cudaGetSymbolAddress(void **dptr, const void *symbol)
 {
-	CUcontext ctx;
 	CUdeviceptr addr;
 	size_t size;
-	cudaError_t err = rt_enter(&ctx);
+	cudaError_t err = cudaSuccess;
 
-	if (err == cudaSuccess && !dptr)
+	RT_ENTER();
+	if (!dptr)
 		err = cudaErrorInvalidValue;
 	if (err == cudaSuccess)
 		err = symbol_address(symbol, &addr, &size);
@@ -221,11 +184,11 @@ CUDART_EXPORT cudaError_t cudaGetSymbolAddress(void **dptr, const void *symbol)
 
 CUDART_EXPORT cudaError_t cudaGetSymbolSize(size_t *size, const void *symbol)
 {
-	CUcontext ctx;
 	CUdeviceptr addr;
-	cudaError_t err = rt_enter(&ctx);
+	cudaError_t err = cudaSuccess;
 
-	if (err == cudaSuccess && !size)
+	RT_ENTER();
+	if (!size)
 		err = cudaErrorInvalidValue;
 	if (err == cudaSuccess)
 		err = symbol_address(symbol, &addr, size);
@@ -242,12 +205,11 @@ static cudaError_t symbol_range(const void *symbol, size_t count, size_t offset,
 				enum cudaMemcpyKind allowed_host_kind,
 				CUdeviceptr *addr)
 {
-	CUcontext ctx;
 	size_t size;
-	cudaError_t err = rt_enter(&ctx);
+	cudaError_t err;
 
-	if (err == cudaSuccess)
-		err = symbol_address(symbol, addr, &size);
+	RT_ENTER();
+	err = symbol_address(symbol, addr, &size);
 	if (err == cudaSuccess && (offset > size || count > size - offset))
 		err = cudaErrorInvalidValue;
 	if (err == cudaSuccess && kind != allowed_host_kind &&
@@ -287,21 +249,12 @@ CUDART_EXPORT cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol,
 CUDART_EXPORT cudaError_t cudaHostRegister(void *ptr, size_t size,
 					   unsigned int flags)
 {
-	CUcontext ctx;
-	cudaError_t err = rt_enter(&ctx);
-
-	if (err != cudaSuccess)
-		return rt_return(err);
+	RT_ENTER();
 	/* cudaHostRegister* flags are the driver's CU_MEMHOSTREGISTER_*. */
 	return rt_return(rt_error(cuMemHostRegister(ptr, size, flags)));
 }
 
 CUDART_EXPORT cudaError_t cudaHostUnregister(void *ptr)
 {
-	CUcontext ctx;
-	cudaError_t err = rt_enter(&ctx);
-
-	if (err != cudaSuccess)
-		return rt_return(err);
-	return rt_return(rt_error(cuMemHostUnregister(ptr)));
+	RT_CALL(cuMemHostUnregister(ptr));
 }

@@ -8,27 +8,14 @@
 
 #include "rt.h"
 
-/* Binds the thread to its device's context, then calls through. */
-#define POOL_CALL(call)							\
-	do {								\
-		CUcontext ctx_;						\
-		cudaError_t err_ = rt_enter(&ctx_);			\
-									\
-		if (err_ != cudaSuccess)				\
-			return rt_return(err_);				\
-		return rt_return(rt_error(call));			\
-	} while (0)
-
 /* Runtime allocations of 0 bytes succeed with NULL, as cudaMalloc's do. */
 static cudaError_t alloc_async(void **ptr, size_t size, cudaMemPool_t pool,
 			       cudaStream_t stream, int from_pool)
 {
 	CUdeviceptr d;
-	CUcontext ctx;
-	cudaError_t err = rt_enter(&ctx);
+	cudaError_t err;
 
-	if (err != cudaSuccess)
-		return rt_return(err);
+	RT_ENTER();
 	if (!ptr)
 		return rt_return(cudaErrorInvalidValue);
 	if (!size) {
@@ -59,12 +46,12 @@ CUDART_EXPORT cudaError_t cudaMallocFromPoolAsync(void **ptr, size_t size,
 
 CUDART_EXPORT cudaError_t cudaFreeAsync(void *ptr, cudaStream_t stream)
 {
-	POOL_CALL(cuMemFreeAsync((uintptr_t)ptr, (CUstream)stream));
+	RT_CALL(cuMemFreeAsync((uintptr_t)ptr, (CUstream)stream));
 }
 
 CUDART_EXPORT cudaError_t cudaMemPoolTrimTo(cudaMemPool_t pool, size_t keep)
 {
-	POOL_CALL(cuMemPoolTrimTo((CUmemoryPool)pool, keep));
+	RT_CALL(cuMemPoolTrimTo((CUmemoryPool)pool, keep));
 }
 
 CUDART_EXPORT cudaError_t cudaMemPoolSetAttribute(cudaMemPool_t pool,
@@ -72,123 +59,121 @@ CUDART_EXPORT cudaError_t cudaMemPoolSetAttribute(cudaMemPool_t pool,
 						  void *value)
 {
 	/* cudaMemPoolAttr* and CU_MEMPOOL_ATTR_* share their values. */
-	POOL_CALL(cuMemPoolSetAttribute((CUmemoryPool)pool,
-					(CUmemPool_attribute)attr, value));
+	RT_CALL(cuMemPoolSetAttribute((CUmemoryPool)pool,
+				      (CUmemPool_attribute)attr, value));
 }
 
 CUDART_EXPORT cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t pool,
 						  enum cudaMemPoolAttr attr,
 						  void *value)
 {
-	POOL_CALL(cuMemPoolGetAttribute((CUmemoryPool)pool,
-					(CUmemPool_attribute)attr, value));
+	RT_CALL(cuMemPoolGetAttribute((CUmemoryPool)pool,
+				      (CUmemPool_attribute)attr, value));
 }
 
 CUDART_EXPORT cudaError_t cudaMemPoolSetAccess(cudaMemPool_t pool,
 					       const struct cudaMemAccessDesc *map,
 					       size_t count)
 {
-	POOL_CALL(cuMemPoolSetAccess((CUmemoryPool)pool,
-				     (const CUmemAccessDesc *)map, count));
+	RT_CALL(cuMemPoolSetAccess((CUmemoryPool)pool,
+				   (const CUmemAccessDesc *)map, count));
 }
 
 CUDART_EXPORT cudaError_t cudaMemPoolGetAccess(enum cudaMemAccessFlags *flags,
 					       cudaMemPool_t pool,
 					       struct cudaMemLocation *location)
 {
-	POOL_CALL(cuMemPoolGetAccess((CUmemAccess_flags *)flags,
-				     (CUmemoryPool)pool,
-				     (CUmemLocation *)location));
+	RT_CALL(cuMemPoolGetAccess((CUmemAccess_flags *)flags,
+				   (CUmemoryPool)pool,
+				   (CUmemLocation *)location));
 }
 
 CUDART_EXPORT cudaError_t cudaMemPoolCreate(cudaMemPool_t *pool,
 					    const struct cudaMemPoolProps *props)
 {
-	POOL_CALL(cuMemPoolCreate((CUmemoryPool *)pool,
-				  (const CUmemPoolProps *)props));
+	RT_CALL(cuMemPoolCreate((CUmemoryPool *)pool,
+				(const CUmemPoolProps *)props));
 }
 
 CUDART_EXPORT cudaError_t cudaMemPoolDestroy(cudaMemPool_t pool)
 {
-	POOL_CALL(cuMemPoolDestroy((CUmemoryPool)pool));
+	RT_CALL(cuMemPoolDestroy((CUmemoryPool)pool));
 }
 
 CUDART_EXPORT cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t *pool,
 						      int device)
 {
-	POOL_CALL(cuDeviceGetDefaultMemPool((CUmemoryPool *)pool, device));
+	RT_CALL(cuDeviceGetDefaultMemPool((CUmemoryPool *)pool, device));
 }
 
 CUDART_EXPORT cudaError_t cudaDeviceGetMemPool(cudaMemPool_t *pool, int device)
 {
-	POOL_CALL(cuDeviceGetMemPool((CUmemoryPool *)pool, device));
+	RT_CALL(cuDeviceGetMemPool((CUmemoryPool *)pool, device));
 }
 
 CUDART_EXPORT cudaError_t cudaDeviceSetMemPool(int device, cudaMemPool_t pool)
 {
-	POOL_CALL(cuDeviceSetMemPool(device, (CUmemoryPool)pool));
+	RT_CALL(cuDeviceSetMemPool(device, (CUmemoryPool)pool));
 }
 
 CUDART_EXPORT cudaError_t cudaMemGetDefaultMemPool(cudaMemPool_t *pool,
 						   struct cudaMemLocation *loc,
 						   enum cudaMemAllocationType type)
 {
-	POOL_CALL(cuMemGetDefaultMemPool((CUmemoryPool *)pool,
-					 (CUmemLocation *)loc,
-					 (CUmemAllocationType)type));
+	RT_CALL(cuMemGetDefaultMemPool((CUmemoryPool *)pool,
+				       (CUmemLocation *)loc,
+				       (CUmemAllocationType)type));
 }
 
 CUDART_EXPORT cudaError_t cudaMemGetMemPool(cudaMemPool_t *pool,
 					    struct cudaMemLocation *loc,
 					    enum cudaMemAllocationType type)
 {
-	POOL_CALL(cuMemGetMemPool((CUmemoryPool *)pool, (CUmemLocation *)loc,
-				  (CUmemAllocationType)type));
+	RT_CALL(cuMemGetMemPool((CUmemoryPool *)pool, (CUmemLocation *)loc,
+				(CUmemAllocationType)type));
 }
 
 CUDART_EXPORT cudaError_t cudaMemSetMemPool(struct cudaMemLocation *loc,
 					    enum cudaMemAllocationType type,
 					    cudaMemPool_t pool)
 {
-	POOL_CALL(cuMemSetMemPool((CUmemLocation *)loc,
-				  (CUmemAllocationType)type,
-				  (CUmemoryPool)pool));
+	RT_CALL(cuMemSetMemPool((CUmemLocation *)loc,
+				(CUmemAllocationType)type,
+				(CUmemoryPool)pool));
 }
 
 CUDART_EXPORT cudaError_t cudaMemPoolExportToShareableHandle(
 	void *handle, cudaMemPool_t pool, enum cudaMemAllocationHandleType type,
 	unsigned int flags)
 {
-	POOL_CALL(cuMemPoolExportToShareableHandle(
-		handle, (CUmemoryPool)pool, (CUmemAllocationHandleType)type,
-		flags));
+	RT_CALL(cuMemPoolExportToShareableHandle(
+	      handle, (CUmemoryPool)pool, (CUmemAllocationHandleType)type,
+	      flags));
 }
 
 CUDART_EXPORT cudaError_t cudaMemPoolImportFromShareableHandle(
 	cudaMemPool_t *pool, void *handle, enum cudaMemAllocationHandleType type,
 	unsigned int flags)
 {
-	POOL_CALL(cuMemPoolImportFromShareableHandle(
-		(CUmemoryPool *)pool, handle, (CUmemAllocationHandleType)type,
-		flags));
+	RT_CALL(cuMemPoolImportFromShareableHandle(
+	      (CUmemoryPool *)pool, handle, (CUmemAllocationHandleType)type,
+	      flags));
 }
 
 CUDART_EXPORT cudaError_t cudaMemPoolExportPointer(
 	struct cudaMemPoolPtrExportData *data, void *ptr)
 {
-	POOL_CALL(cuMemPoolExportPointer((CUmemPoolPtrExportData *)data,
-					 (uintptr_t)ptr));
+	RT_CALL(cuMemPoolExportPointer((CUmemPoolPtrExportData *)data,
+				       (uintptr_t)ptr));
 }
 
 CUDART_EXPORT cudaError_t cudaMemPoolImportPointer(
 	void **ptr, cudaMemPool_t pool, struct cudaMemPoolPtrExportData *data)
 {
 	CUdeviceptr d;
-	CUcontext ctx;
-	cudaError_t err = rt_enter(&ctx);
+	cudaError_t err;
 
-	if (err != cudaSuccess)
-		return rt_return(err);
+	RT_ENTER();
 	if (!ptr)
 		return rt_return(cudaErrorInvalidValue);
 	err = rt_error(cuMemPoolImportPointer(&d, (CUmemoryPool)pool,

@@ -10,11 +10,11 @@
 CUDART_EXPORT cudaError_t cudaDeviceEnablePeerAccess(int peer,
 						     unsigned int flags)
 {
-	CUcontext ctx, peer_ctx;
-	cudaError_t err = rt_enter(&ctx);
+	CUcontext peer_ctx;
+	cudaError_t err;
 
-	if (err == cudaSuccess)
-		err = rt_primary(peer, &peer_ctx);
+	RT_ENTER();
+	err = rt_primary(peer, &peer_ctx);
 	if (err == cudaSuccess && flags)
 		err = cudaErrorInvalidValue;
 	if (err != cudaSuccess)
@@ -24,11 +24,11 @@ CUDART_EXPORT cudaError_t cudaDeviceEnablePeerAccess(int peer,
 
 CUDART_EXPORT cudaError_t cudaDeviceDisablePeerAccess(int peer)
 {
-	CUcontext ctx, peer_ctx;
-	cudaError_t err = rt_enter(&ctx);
+	CUcontext peer_ctx;
+	cudaError_t err;
 
-	if (err == cudaSuccess)
-		err = rt_primary(peer, &peer_ctx);
+	RT_ENTER();
+	err = rt_primary(peer, &peer_ctx);
 	if (err != cudaSuccess)
 		return rt_return(err);
 	return rt_return(rt_error(cuCtxDisablePeerAccess(peer_ctx)));
@@ -51,11 +51,10 @@ CUDART_EXPORT cudaError_t cudaDeviceGetP2PAttribute(int *value,
 static cudaError_t peer_contexts(int dst_dev, CUcontext *dst, int src_dev,
 				 CUcontext *src)
 {
-	CUcontext ctx;
-	cudaError_t err = rt_enter(&ctx);
+	cudaError_t err;
 
-	if (err == cudaSuccess)
-		err = rt_primary(dst_dev, dst);
+	RT_ENTER();
+	err = rt_primary(dst_dev, dst);
 	if (err == cudaSuccess)
 		err = rt_primary(src_dev, src);
 	return err;

@@ -38,6 +38,33 @@ cudaError_t rt_init(void);
  */
 cudaError_t rt_enter(CUcontext *ctx);
 
+/*
+ * The prologue of an entry point that works in a context: rt_enter(), or
+ * return its error through rt_return(). RT_ENTER_CTX() also gives the
+ * context to the caller, through @ctx (a CUcontext *).
+ */
+#define RT_ENTER_CTX(ctx)						\
+	do {								\
+		cudaError_t enter_err_ = rt_enter(ctx);			\
+									\
+		if (enter_err_ != cudaSuccess)				\
+			return rt_return(enter_err_);			\
+	} while (0)
+
+#define RT_ENTER()							\
+	do {								\
+		CUcontext enter_ctx_;					\
+									\
+		RT_ENTER_CTX(&enter_ctx_);				\
+	} while (0)
+
+/* An entry point that is one driver call made in the context. */
+#define RT_CALL(call)							\
+	do {								\
+		RT_ENTER();						\
+		return rt_return(rt_error(call));			\
+	} while (0)
+
 /* Whether the current context is the thread's device's primary one. */
 bool rt_current_is_primary(void);
 

@@ -58,10 +58,10 @@ static cudaError_t make_array(cudaArray_t *array,
 {
 	CUDA_ARRAY3D_DESCRIPTOR d = { .Width = width, .Height = height,
 				      .Depth = depth, .Flags = flags };
-	CUcontext ctx;
-	cudaError_t err = rt_enter(&ctx);
+	cudaError_t err = cudaSuccess;
 
-	if (err == cudaSuccess && (!array || !desc))
+	RT_ENTER();
+	if (!array || !desc)
 		err = cudaErrorInvalidValue;
 	if (err == cudaSuccess)
 		err = format_of(desc, &d.Format, &d.NumChannels);
@@ -90,11 +90,9 @@ CUDART_EXPORT cudaError_t cudaMalloc3DArray(cudaArray_t *array,
 
 CUDART_EXPORT cudaError_t cudaFreeArray(cudaArray_t array)
 {
-	CUcontext ctx;
-	cudaError_t err = rt_enter(&ctx);
-
-	if (err != cudaSuccess || !array)
-		return rt_return(err);
+	RT_ENTER();
+	if (!array)
+		return rt_return(cudaSuccess);
 	return rt_return(rt_error(cuArrayDestroy((CUarray)array)));
 }
 
@@ -140,10 +138,10 @@ static void set_linear_side(CUmemorytype type, const void *ptr,
 static cudaError_t copy_array_2d(CUDA_MEMCPY2D *p, enum cudaMemcpyKind kind,
 				 cudaStream_t stream, int async)
 {
-	CUcontext ctx;
-	cudaError_t err = rt_enter(&ctx);
+	cudaError_t err = cudaSuccess;
 
-	if (err == cudaSuccess && (unsigned int)kind > cudaMemcpyDefault)
+	RT_ENTER();
+	if ((unsigned int)kind > cudaMemcpyDefault)
 		err = cudaErrorInvalidMemcpyDirection;
 	if (err != cudaSuccess)
 		return rt_return(err);
@@ -329,10 +327,10 @@ CUDART_EXPORT cudaError_t cudaCreateTextureObject(
 {
 	CUDA_RESOURCE_DESC r;
 	CUDA_TEXTURE_DESC t;
-	CUcontext ctx;
-	cudaError_t err = rt_enter(&ctx);
+	cudaError_t err = cudaSuccess;
 
-	if (err == cudaSuccess && (!out || !res || !tex))
+	RT_ENTER();
+	if (!out || !res || !tex)
 		err = cudaErrorInvalidValue;
 	if (err == cudaSuccess && view)
 		err = cudaErrorNotSupported;	/* resource views: not yet */
@@ -354,10 +352,10 @@ CUDART_EXPORT cudaError_t cudaCreateSurfaceObject(
 	cudaSurfaceObject_t *out, const struct cudaResourceDesc *res)
 {
 	CUDA_RESOURCE_DESC r;
-	CUcontext ctx;
-	cudaError_t err = rt_enter(&ctx);
+	cudaError_t err = cudaSuccess;
 
-	if (err == cudaSuccess && (!out || !res))
+	RT_ENTER();
+	if (!out || !res)
 		err = cudaErrorInvalidValue;
 	if (err == cudaSuccess)
 		err = driver_resource(res, &r);

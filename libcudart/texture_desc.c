@@ -43,11 +43,8 @@ CUDART_EXPORT cudaError_t cudaArrayGetInfo(struct cudaChannelFormatDesc *desc,
 					   cudaArray_t array)
 {
 	CUDA_ARRAY3D_DESCRIPTOR d;
-	CUcontext ctx;
-	cudaError_t err = rt_enter(&ctx);
 
-	if (err != cudaSuccess)
-		return rt_return(err);
+	RT_ENTER();
 	if (!array || cuArray3DGetDescriptor(&d, (CUarray)array) != CUDA_SUCCESS)
 		return rt_return(cudaErrorInvalidResourceHandle);
 	if (desc)
@@ -94,10 +91,10 @@ CUDART_EXPORT cudaError_t cudaGetTextureObjectResourceDesc(
 	struct cudaResourceDesc *res, cudaTextureObject_t obj)
 {
 	CUDA_RESOURCE_DESC d;
-	CUcontext ctx;
-	cudaError_t err = rt_enter(&ctx);
+	cudaError_t err = cudaSuccess;
 
-	if (err == cudaSuccess && !res)
+	RT_ENTER();
+	if (!res)
 		err = cudaErrorInvalidValue;
 	if (err == cudaSuccess)
 		err = rt_error(cuTexObjectGetResourceDesc(&d, obj));
@@ -116,10 +113,10 @@ CUDART_EXPORT cudaError_t cudaGetTextureObjectTextureDesc(
 	struct cudaTextureDesc *tex, cudaTextureObject_t obj)
 {
 	CUDA_TEXTURE_DESC d;
-	CUcontext ctx;
-	cudaError_t err = rt_enter(&ctx);
+	cudaError_t err = cudaSuccess;
 
-	if (err == cudaSuccess && !tex)
+	RT_ENTER();
+	if (!tex)
 		err = cudaErrorInvalidValue;
 	if (err == cudaSuccess)
 		err = rt_error(cuTexObjectGetTextureDesc(&d, obj));

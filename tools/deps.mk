@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 # Dependencies: packages (make deps) and files taken from Debian's kernel
 # source at build time, never committed: the kselftest harness and
-# checkpatch.
+# checkpatch and kernel-doc.
 
 .PHONY: deps
 deps:
@@ -18,10 +18,12 @@ KSRC_FILES := \
 	tools/testing/selftests/kselftest.h \
 	tools/testing/selftests/kselftest_harness.h \
 	scripts/checkpatch.pl \
+	scripts/kernel-doc \
 	scripts/spelling.txt \
 	scripts/const_structs.checkpatch
 
-$(KSRC)/.stamp: $(LINUX_SOURCE_TAR)
+# Re-extracted when the list of files changes.
+$(KSRC)/.stamp: $(LINUX_SOURCE_TAR) $(TOP)/tools/deps.mk
 	@mkdir -p $(KSRC)
 	tar -xJf $< -C $(KSRC) --strip-components=1 \
 		$(addprefix linux-source-6.12/,$(KSRC_FILES))

@@ -378,20 +378,6 @@ static bool lower_ldst_b128(struct lower_ctx *c, const struct ir_insn *in,
 	return true;
 }
 
-static enum xspace cvta_space(const struct lower_ctx *c, unsigned space)
-{
-	switch (space) {
-	case SPACE_SHARED:
-		return XS_SHARED;
-	case SPACE_LOCAL:
-		return XS_LOCAL;
-	case SPACE_PARAM:
-		return c->f->is_entry ? XS_KPARAM : XS_LOCAL;
-	default:
-		return XS_GLOBAL;
-	}
-}
-
 static bool lower_cp(struct lower_ctx *c, const struct ir_insn *in)
 {
 	for (unsigned i = 0; i < in->nmods; i++)
@@ -446,7 +432,7 @@ bool lower_mem(struct lower_ctx *c, const struct ir_insn *in)
 		if (!emit_alu(c, in, in->op == OP_CVTA ? x_cvta : x_isspacep,
 			      t, 1))
 			return false;
-		last_emitted(c)->mode = (uint8_t)cvta_space(c, in->space);
+		last_emitted(c)->mode = (uint8_t)space_class(c, in->space);
 		return true;
 	case OP_PREFETCH:
 	case OP_PREFETCHU:

@@ -359,7 +359,7 @@ bool ref_dst(struct lower_ctx *c, const struct ir_operand *o, xref *out)
 	return ref_src(c, o, PTX_T_NONE, out);
 }
 
-static enum xspace space_class(const struct lower_ctx *c, unsigned space)
+enum xspace space_class(const struct lower_ctx *c, unsigned space)
 {
 	switch (space) {
 	case SPACE_SHARED:

@@ -40,6 +40,9 @@ xref ref_const(struct lower_ctx *c, uint64_t value);
 bool ref_addr(struct lower_ctx *c, const struct ir_operand *o,
 	      unsigned ir_space, xref *base, int64_t *offset,
 	      enum xspace *space, bool *frame_rel);
+/* The executor's class of a PTX state space (SPACE_*), as addresses of
+ * it are resolved: a device function's parameters live in its frame. */
+enum xspace space_class(const struct lower_ctx *c, unsigned space);
 const struct xfunc *lower_function(struct lower_ctx *c, struct ir_sym *fn);
 unsigned reg_type(const struct lower_ctx *c, const struct ir_operand *o);
 

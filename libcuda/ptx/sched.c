@@ -319,24 +319,28 @@ static bool cta_killed(struct cta *cta)
 	return true;
 }
 
-static bool run_cta(struct cta *cta)
+/* One round of a CTA: each of its runnable warps runs until it stops.
+ * False when the CTA faulted or was stopped; *@ran says whether any
+ * warp was runnable. */
+static bool cta_round(struct cta *cta, bool *ran)
 {
-	for (;;) {
-		bool ran = false;
-		for (uint32_t i = 0; i < cta->rt.nwarps; i++) {
-			struct warp *w = &cta->warps[i];
-			if (w->state != WARP_RUNNABLE)
-				continue;
-			run_one(w);
-			ran = true;
-			if (cta->rt.faulted || cta_killed(cta))
-				return false;
-		}
-		if (!cta->live_warps)
-			return true;
-		if (!ran)
-			break;
+	*ran = false;
+	for (uint32_t i = 0; i < cta->rt.nwarps; i++) {
+		struct warp *w = &cta->warps[i];
+		if (w->state != WARP_RUNNABLE)
+			continue;
+		run_one(w);
+		*ran = true;
+		if (cta->rt.faulted || cta_killed(cta))
+			return false;
 	}
+	return true;
+}
+
+/* A CTA with live warps none of which can run: they wait at barriers
+ * that never complete. Reports it as a fault; returns false. */
+static bool cta_deadlocked(struct cta *cta)
+{
 	struct warp *w = NULL;
 	for (uint32_t i = 0; i < cta->rt.nwarps && !w; i++)
 		if (cta->warps[i].state == WARP_AT_BARRIER)
@@ -347,6 +351,19 @@ static bool run_cta(struct cta *cta)
 	       w ? w->bar_id : 0, w ? cta->bars[w->bar_id].arrived : 0,
 	       w ? barrier_expected(cta, w->bar_id) : 0);
 	return false;
+}
+
+/* Runs a CTA to its end, round after round. */
+static bool run_cta(struct cta *cta)
+{
+	bool ran;
+	do {
+		if (!cta_round(cta, &ran))
+			return false;
+		if (!cta->live_warps)
+			return true;
+	} while (ran);
+	return cta_deadlocked(cta);
 }
 
 static void start_cta(struct cta *cta, uint64_t linear)
@@ -424,26 +441,6 @@ static bool prepare_slot(struct ptx_worker *wk, struct cta_slot *sl,
 	return true;
 }
 
-/* One round of a resident CTA: its runnable warps run until they stop.
- * False when it faulted or its barriers can never complete. */
-static bool cta_round(struct cta *cta, bool *done)
-{
-	bool ran = false;
-	for (uint32_t i = 0; i < cta->rt.nwarps; i++) {
-		struct warp *w = &cta->warps[i];
-		if (w->state != WARP_RUNNABLE)
-			continue;
-		run_one(w);
-		ran = true;
-		if (cta->rt.faulted || cta_killed(cta))
-			return false;
-	}
-	*done = !cta->live_warps;
-	if (*done || ran)
-		return true;
-	return run_cta(cta);	/* reports the barrier that never completes */
-}
-
 /* Cooperative launches: all CTAs of the range resident, interleaved. */
 static bool run_resident(struct ptx_worker *wk, uint64_t first,
 			 uint64_t count)
@@ -457,10 +454,15 @@ static bool run_resident(struct ptx_worker *wk, uint64_t first,
 	bool ok = true;
 	while (live && ok) {
 		for (uint64_t i = 0; i < count && ok; i++) {
+			struct cta *cta = &wk->slots[i].cta;
+			bool ran;
 			if (done[i])
 				continue;
-			ok = cta_round(&wk->slots[i].cta, &done[i]);
+			ok = cta_round(cta, &ran);
+			done[i] = ok && !cta->live_warps;
 			live -= done[i];
+			if (ok && !done[i] && !ran)
+				ok = cta_deadlocked(cta);
 		}
 	}
 	free(done);

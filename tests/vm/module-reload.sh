@@ -18,8 +18,9 @@ ksel=build/tests/kselftest
 # unloading right after a process with pending work exits, 4 for
 # unloading right after processes that shared memory between two devices
 # and read the admin interface exit, 3 for the compute time-out that
-# holds when job_timeout_ms is 0.
-plan=$((cycles * 3 + 4 + 4 + 3 + 4 + 3))
+# holds when job_timeout_ms is 0, 3 for unbinding the driver from a
+# device with a file open.
+plan=$((cycles * 3 + 4 + 4 + 3 + 4 + 3 + 3))
 echo "1..$plan"
 n=0
 failed=0
@@ -193,6 +194,21 @@ if [ -x "$ksel/vcuda_cancel_test" ]; then
 	check "an unreported launch times out" compute_timeout
 else
 	ok "an unreported launch times out # SKIP $ksel not built"
+fi
+check "rmmod right after" unload
+
+# Unbinding the driver from a device while a file is open on it (the
+# test binds it again): here, since it makes a new device of vcuda.0,
+# which the tests of guest-tests.sh do not expect.
+check "insmod num_devices=1" load num_devices=1
+unplug() {
+	"$ksel/vcuda_unplug_test" 2>&1 | sed 's/^/# /'
+	return "${PIPESTATUS[0]}"
+}
+if [ -x "$ksel/vcuda_unplug_test" ]; then
+	check "unbind with a file open, then bind again" unplug
+else
+	not_ok "unbind with a file open, then bind again: $ksel not built"
 fi
 check "rmmod right after" unload
 

@@ -4,9 +4,9 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "kmd.h"
 #include "vsmi.h"
 
 /* A missing attribute means this module cannot do it. */
@@ -30,16 +30,16 @@ int vsmi_set_compute_mode(const struct vsmi_device *dev, int mode)
 /* DRM_IOCTL_VCUDA_DEVICE_RESET, for a module without the sysfs file. */
 static int reset_ioctl(const struct vsmi_device *dev)
 {
-	struct drm_vcuda_device_reset args = { 0 };
-	int fd, ret = 0;
+	int fd, ret;
 
 	if (!dev->render[0])
 		return -EOPNOTSUPP;
 	fd = open(dev->render, O_RDWR | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	if (ioctl(fd, DRM_IOCTL_VCUDA_DEVICE_RESET, &args))
-		ret = errno == ENOTTY || errno == EINVAL ? -EOPNOTSUPP : -errno;
+	ret = kmd_device_reset(fd);
+	if (ret == -ENOTTY || ret == -EINVAL)
+		ret = -EOPNOTSUPP;
 	close(fd);
 	return ret;
 }

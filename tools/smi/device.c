@@ -9,12 +9,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include <cuda.h>
 
+#include "kmd.h"
 #include "vsmi.h"
 
 static bool is_device_entry(const char *name)
@@ -54,14 +54,9 @@ static void device_nodes(struct vsmi_device *dev)
 	closedir(d);
 }
 
-/* DRM_IOCTL_VCUDA_DEV_QUERY through the render node, if we may open it. */
+/* The device query through the render node, if we may open it. */
 static void device_query(struct vsmi_device *dev)
 {
-	struct drm_vcuda_dev_query q = {
-		.type = DRM_VCUDA_DEV_QUERY_DEVICE_INFO,
-		.size = sizeof(dev->info),
-		.pointer = (uintptr_t)&dev->info,
-	};
 	int fd;
 
 	if (!dev->render[0])
@@ -69,7 +64,7 @@ static void device_query(struct vsmi_device *dev)
 	fd = open(dev->render, O_RDWR | O_CLOEXEC);
 	if (fd < 0)
 		return;
-	dev->have_info = ioctl(fd, DRM_IOCTL_VCUDA_DEV_QUERY, &q) == 0;
+	dev->have_info = kmd_device_info(fd, &dev->info) == 0;
 	close(fd);
 }
 

@@ -8,9 +8,10 @@
 
 VSMI_DIR := $(TOP)/tools/smi
 VSMI_LIB := $(B)/lib/libvsmi.a
+# The ioctls go through libcuda's wrappers (libcuda/kmd.c), built in.
 VSMI_OBJS := $(patsubst $(VSMI_DIR)/%.c,$(B)/tools/smi/%.o,\
-	$(wildcard $(VSMI_DIR)/*.c))
-VSMI_LIBS := -lkmod
+	$(wildcard $(VSMI_DIR)/*.c)) $(B)/tools/smi/kmd.o
+VSMI_LIBS := -lkmod -ldrm
 
 VCUDA_SMI_DIR := $(TOP)/tools/vcuda-smi
 VCUDA_SMI := $(B)/bin/vcuda-smi
@@ -19,9 +20,16 @@ VCUDA_SMI_OBJS := $(patsubst $(VCUDA_SMI_DIR)/%.c,$(B)/tools/vcuda-smi/%.o,\
 
 SMI_LOAD := $(B)/tests/smi/smi-load
 
-$(B)/tools/smi/%.o: $(VSMI_DIR)/%.c $(VSMI_DIR)/vsmi.h $(TOP)/uapi/vcuda_drm.h
+$(B)/tools/smi/%.o: $(VSMI_DIR)/%.c $(VSMI_DIR)/vsmi.h $(TOP)/uapi/vcuda_drm.h \
+		$(TOP)/libcuda/kmd.h
 	@mkdir -p $(@D)
-	$(call quiet,CC,$@)$(CC) $(USER_CFLAGS) -I$(VSMI_DIR) -c $< -o $@
+	$(call quiet,CC,$@)$(CC) $(USER_CFLAGS) -I$(VSMI_DIR) -I$(TOP)/libcuda \
+		-c $< -o $@
+
+$(B)/tools/smi/kmd.o: $(TOP)/libcuda/kmd.c $(TOP)/libcuda/kmd.h \
+		$(TOP)/uapi/vcuda_drm.h
+	@mkdir -p $(@D)
+	$(call quiet,CC,$@)$(CC) $(USER_CFLAGS) -c $< -o $@
 
 $(VSMI_LIB): $(VSMI_OBJS)
 	@mkdir -p $(@D)
