@@ -66,3 +66,32 @@ fuzz-libfuzzer: $(CORPUS_ALL)
 			$(FUZZ_OUT)/libfuzzer/$$t $(PTX_LIBS) -lpthread || \
 			exit 1; \
 	done
+
+# The ioctl fuzzer of vcuda.ko (fuzz_ioctl.c): libFuzzer, coverage-guided,
+# run in the test VM against the render node (as uid nobody in a 64 MiB
+# memory cgroup, unless told root). Its target is the kernel, so the
+# harness has no ASan: it runs three times faster. Its seed corpus is
+# tests/fuzz/ioctl-corpus/. tests/vm/fuzz-ioctl.sh runs it: make test for
+# 30 s (tests/run-tests), make stress for FUZZ_IOCTL_SECONDS. The VM has
+# 64 MiB of device memory (bounded allocations) and a 200 ms job time-out
+# (jobs the fuzzer leaves waiting on a semaphore fault their context),
+# and runs with --debug (SLUB debugging, KFENCE: tools/vcuda-vm).
+FUZZ_IOCTL := $(FUZZ_OUT)/libfuzzer/fuzz_ioctl
+FUZZ_IOCTL_SRCS := $(FUZZ_DIR)/fuzz_ioctl.c $(FUZZ_DIR)/ioctl_cov.c
+FUZZ_IOCTL_CC ?= clang-14
+
+$(FUZZ_IOCTL): $(FUZZ_IOCTL_SRCS) $(FUZZ_DIR)/fuzz.mk $(FUZZ_DIR)/ioctl_cov.h \
+		$(FUZZ_DIR)/fuzz.h $(TOP)/tests/kselftest/vcuda_test.h \
+		$(TOP)/uapi/vcuda_drm.h
+	@mkdir -p $(@D)
+	$(call quiet,LD,$@)$(FUZZ_IOCTL_CC) -std=c11 -D_GNU_SOURCE -O1 -g \
+		-Wall -Wextra -Werror -fsanitize=fuzzer \
+		-I$(TOP)/uapi $(shell pkg-config --cflags libdrm) \
+		$(FUZZ_IOCTL_SRCS) -o $@ -ldrm
+
+ALL_TARGETS += $(FUZZ_IOCTL)
+fuzz-tests: $(FUZZ_IOCTL)
+
+FUZZ_IOCTL_SECONDS ?= 600
+FUZZ_IOCTL_VM_PARAMS := --debug --param vram_mb=64 --param job_timeout_ms=200
+stress: $(FUZZ_IOCTL)

@@ -29,7 +29,8 @@ kselftests: $(KSELFTEST_BINS)
 ALL_TARGETS += $(KSELFTEST_BINS)
 
 # make stress: the soak tests at full length (STRESS_SECONDS each, 5
-# minutes by default) in a VM with two devices; see tests/vm/stress.sh.
+# minutes by default) in a VM with two devices (tests/vm/stress.sh), then
+# the ioctl fuzzer for FUZZ_IOCTL_SECONDS (tests/fuzz/fuzz.mk).
 STRESS_SECONDS ?= 300
 
 .PHONY: stress
@@ -37,3 +38,6 @@ stress: module $(KSELFTEST_BINS)
 	tools/vcuda-vm --timeout $$((2 * $(STRESS_SECONDS) + 300)) \
 		--param num_devices=2 --param job_timeout_ms=5000 \
 		-- tests/vm/stress.sh $(STRESS_SECONDS)
+	tools/vcuda-vm --timeout $$(($(FUZZ_IOCTL_SECONDS) + 300)) \
+		$(FUZZ_IOCTL_VM_PARAMS) \
+		-- tests/vm/fuzz-ioctl.sh $(FUZZ_IOCTL_SECONDS)
