@@ -73,18 +73,13 @@ static CUresult check_descriptor(const CUDA_ARRAY3D_DESCRIPTOR *d)
 	return CUDA_SUCCESS;
 }
 
-CUDA_EXPORT CUresult cuArray3DCreate(CUarray *out,
-				     const CUDA_ARRAY3D_DESCRIPTOR *d)
+CUresult array_create(struct CUctx_st *ctx, const CUDA_ARRAY3D_DESCRIPTOR *d,
+		      struct CUarray_st **out)
 {
 	struct CUarray_st *a;
-	struct CUctx_st *ctx;
 	uint32_t shape;
-	CUresult res = ctx_enter(&ctx);
+	CUresult res = check_descriptor(d);
 
-	if (res == CUDA_SUCCESS && !out)
-		res = CUDA_ERROR_INVALID_VALUE;
-	if (res == CUDA_SUCCESS)
-		res = check_descriptor(d);
 	if (res != CUDA_SUCCESS)
 		return res;
 	a = calloc(1, sizeof(*a));
@@ -105,6 +100,25 @@ CUDA_EXPORT CUresult cuArray3DCreate(CUarray *out,
 	}
 	*out = a;
 	return CUDA_SUCCESS;
+}
+
+void array_destroy(struct CUarray_st *a)
+{
+	mem_free(a->va);
+	free(a);
+}
+
+CUDA_EXPORT CUresult cuArray3DCreate(CUarray *out,
+				     const CUDA_ARRAY3D_DESCRIPTOR *d)
+{
+	struct CUctx_st *ctx;
+	CUresult res = ctx_enter(&ctx);
+
+	if (res == CUDA_SUCCESS && !out)
+		res = CUDA_ERROR_INVALID_VALUE;
+	if (res != CUDA_SUCCESS)
+		return res;
+	return array_create(ctx, d, out);
 }
 
 CUDA_EXPORT CUresult cuArrayCreate(CUarray *out, const CUDA_ARRAY_DESCRIPTOR *d)
@@ -129,12 +143,14 @@ CUDA_EXPORT CUresult cuArrayDestroy(CUarray a)
 		return res;
 	if (!a)
 		return CUDA_ERROR_INVALID_HANDLE;
+	/* A mipmap level goes with its mipmapped array. */
+	if (a->mipmap_level)
+		return CUDA_ERROR_INVALID_VALUE;
 	/* Kernels may still read it, as cuMemFree's memory. */
 	res = ctx_synchronize(a->ctx);
 	if (res != CUDA_SUCCESS)
 		return res;
-	mem_free(a->va);
-	free(a);
+	array_destroy(a);
 	return CUDA_SUCCESS;
 }
 

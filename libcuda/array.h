@@ -9,6 +9,7 @@
 #ifndef VCUDA_ARRAY_H
 #define VCUDA_ARRAY_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include <cuda.h>
@@ -25,7 +26,14 @@ struct CUarray_st {
 	uint64_t pitch;			/* bytes between rows */
 	uint64_t slice_pitch;		/* bytes between 2D slices */
 	uint64_t rows, slices;		/* rows per slice, slices */
+	bool mipmap_level;		/* a level of a mipmapped array */
 };
+
+/* An array of @ctx as @desc describes it (checked here). */
+CUresult array_create(struct CUctx_st *ctx, const CUDA_ARRAY3D_DESCRIPTOR *desc,
+		      struct CUarray_st **out);
+/* Frees @array at once: the caller has synchronized. */
+void array_destroy(struct CUarray_st *array);
 
 /* Bytes of one channel of @format, or 0 for a format vcuda lacks. */
 uint32_t format_channel_bytes(CUarray_format format);

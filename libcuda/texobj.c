@@ -11,6 +11,7 @@
 #include "api.h"
 #include "array.h"
 #include "context.h"
+#include "mipmap.h"
 
 /* Alignments the device reports (texture and texture-pitch alignment). */
 #define LINEAR_ALIGNMENT 512
@@ -130,7 +131,10 @@ static CUresult resource_desc(const CUDA_RESOURCE_DESC *r,
 		};
 		return CUDA_SUCCESS;
 	case CU_RESOURCE_TYPE_MIPMAPPED_ARRAY:
-		return CUDA_ERROR_NOT_SUPPORTED;
+		if (!r->res.mipmap.hMipmappedArray)
+			return CUDA_ERROR_INVALID_HANDLE;
+		mipmap_texture_resource(r->res.mipmap.hMipmappedArray, desc);
+		return CUDA_SUCCESS;
 	default:
 		return CUDA_ERROR_INVALID_VALUE;
 	}

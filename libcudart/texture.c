@@ -96,6 +96,51 @@ CUDART_EXPORT cudaError_t cudaFreeArray(cudaArray_t array)
 	return rt_return(rt_error(cuArrayDestroy((CUarray)array)));
 }
 
+/* cudaMipmappedArray_t is the driver's CUmipmappedArray. */
+CUDART_EXPORT cudaError_t cudaMallocMipmappedArray(
+	cudaMipmappedArray_t *mipmap, const struct cudaChannelFormatDesc *desc,
+	struct cudaExtent extent, unsigned int num_levels, unsigned int flags)
+{
+	CUDA_ARRAY3D_DESCRIPTOR d = { .Width = extent.width,
+				      .Height = extent.height,
+				      .Depth = extent.depth, .Flags = flags };
+	CUcontext ctx;
+	cudaError_t err = rt_enter(&ctx);
+
+	if (err == cudaSuccess && (!mipmap || !desc))
+		err = cudaErrorInvalidValue;
+	if (err == cudaSuccess)
+		err = format_of(desc, &d.Format, &d.NumChannels);
+	if (err != cudaSuccess)
+		return rt_return(err);
+	return rt_return(rt_error(cuMipmappedArrayCreate(
+		(CUmipmappedArray *)mipmap, &d, num_levels)));
+}
+
+CUDART_EXPORT cudaError_t cudaGetMipmappedArrayLevel(
+	cudaArray_t *level, cudaMipmappedArray_const_t mipmap,
+	unsigned int index)
+{
+	CUcontext ctx;
+	cudaError_t err = rt_enter(&ctx);
+
+	if (err != cudaSuccess)
+		return rt_return(err);
+	return rt_return(rt_error(cuMipmappedArrayGetLevel(
+		(CUarray *)level, (CUmipmappedArray)mipmap, index)));
+}
+
+CUDART_EXPORT cudaError_t cudaFreeMipmappedArray(cudaMipmappedArray_t mipmap)
+{
+	CUcontext ctx;
+	cudaError_t err = rt_enter(&ctx);
+
+	if (err != cudaSuccess || !mipmap)
+		return rt_return(err);
+	return rt_return(rt_error(cuMipmappedArrayDestroy(
+		(CUmipmappedArray)mipmap)));
+}
+
 /* Bytes of one element of @array. */
 size_t rt_array_element_bytes(cudaArray_t array)
 {
@@ -292,7 +337,10 @@ static cudaError_t driver_resource(const struct cudaResourceDesc *r,
 		return format_of(&r->res.pitch2D.desc, &d->res.pitch2D.format,
 				 &d->res.pitch2D.numChannels);
 	case cudaResourceTypeMipmappedArray:
-		return cudaErrorNotSupported;
+		d->resType = CU_RESOURCE_TYPE_MIPMAPPED_ARRAY;
+		d->res.mipmap.hMipmappedArray =
+			(CUmipmappedArray)r->res.mipmap.mipmap;
+		return cudaSuccess;
 	default:
 		return cudaErrorInvalidValue;
 	}

@@ -82,6 +82,11 @@ static cudaError_t runtime_resource(const CUDA_RESOURCE_DESC *d,
 		r->res.pitch2D.desc = channel_desc_of(d->res.pitch2D.format,
 						      d->res.pitch2D.numChannels);
 		return cudaSuccess;
+	case CU_RESOURCE_TYPE_MIPMAPPED_ARRAY:
+		r->resType = cudaResourceTypeMipmappedArray;
+		r->res.mipmap.mipmap =
+			(cudaMipmappedArray_t)d->res.mipmap.hMipmappedArray;
+		return cudaSuccess;
 	default:
 		return cudaErrorInvalidValue;
 	}

@@ -419,8 +419,11 @@ static void sample(const struct texobj *t, const struct tex_op *op,
 		sample_level(t, op, in, (unsigned)floor(lod + 0.5), out);
 		return;
 	}
+	/* Between levels, as measured on the GPU: an 8-bit weight, the
+	 * fraction truncated, and a + w (b - a) with one rounding after
+	 * the difference and one after a fused multiply-add. */
 	unsigned l0 = (unsigned)floor(lod);
-	float w = (float)(floor((lod - l0) * 256 + 0.5) / 256);
+	unsigned w = (unsigned)floor((lod - l0) * 256);
 	struct texel4 a, b;
 	sample_level(t, op, in, l0, &a);
 	if (w == 0 || l0 + 1 > top) {
@@ -428,9 +431,11 @@ static void sample(const struct texobj *t, const struct tex_op *op,
 		return;
 	}
 	sample_level(t, op, in, l0 + 1, &b);
-	for (unsigned c = 0; c < 4; c++)
-		out->v[c] = bits_f32((1 - w) * f32_of(a.v[c]) +
-				     w * f32_of(b.v[c]));
+	for (unsigned c = 0; c < 4; c++) {
+		float lo = f32_of(a.v[c]), hi = f32_of(b.v[c]);
+
+		out->v[c] = bits_f32(fmaf(hi - lo, (float)w / 256, lo));
+	}
 }
 
 static double coord_value(const uint64_t *p, uint32_t lane, unsigned ctype)
