@@ -104,10 +104,10 @@ CUDART_EXPORT cudaError_t cudaMallocMipmappedArray(
 	CUDA_ARRAY3D_DESCRIPTOR d = { .Width = extent.width,
 				      .Height = extent.height,
 				      .Depth = extent.depth, .Flags = flags };
-	CUcontext ctx;
-	cudaError_t err = rt_enter(&ctx);
+	cudaError_t err = cudaSuccess;
 
-	if (err == cudaSuccess && (!mipmap || !desc))
+	RT_ENTER();
+	if (!mipmap || !desc)
 		err = cudaErrorInvalidValue;
 	if (err == cudaSuccess)
 		err = format_of(desc, &d.Format, &d.NumChannels);
@@ -121,22 +121,15 @@ CUDART_EXPORT cudaError_t cudaGetMipmappedArrayLevel(
 	cudaArray_t *level, cudaMipmappedArray_const_t mipmap,
 	unsigned int index)
 {
-	CUcontext ctx;
-	cudaError_t err = rt_enter(&ctx);
-
-	if (err != cudaSuccess)
-		return rt_return(err);
-	return rt_return(rt_error(cuMipmappedArrayGetLevel(
-		(CUarray *)level, (CUmipmappedArray)mipmap, index)));
+	RT_CALL(cuMipmappedArrayGetLevel((CUarray *)level,
+					 (CUmipmappedArray)mipmap, index));
 }
 
 CUDART_EXPORT cudaError_t cudaFreeMipmappedArray(cudaMipmappedArray_t mipmap)
 {
-	CUcontext ctx;
-	cudaError_t err = rt_enter(&ctx);
-
-	if (err != cudaSuccess || !mipmap)
-		return rt_return(err);
+	RT_ENTER();
+	if (!mipmap)
+		return rt_return(cudaSuccess);
 	return rt_return(rt_error(cuMipmappedArrayDestroy(
 		(CUmipmappedArray)mipmap)));
 }
