@@ -155,6 +155,33 @@ static bool engine_start(void)
 	return true;
 }
 
+/*
+ * Past this many LLVM instructions a kernel costs more to compile than
+ * the JIT can save: optimisation and register allocation grow faster
+ * than the code (a 30,000-instruction kernel took 12 to 25 s of CPU, and
+ * many minutes under an emulated CPU). Such a kernel runs on the
+ * interpreter; kernels of ordinary size have a few hundred.
+ */
+#define JIT_MAX_INSTRUCTIONS 20000
+
+static bool small_enough(LLVMModuleRef mod, char *why, size_t len)
+{
+	unsigned long n = 0;
+
+	for (LLVMValueRef f = LLVMGetFirstFunction(mod); f;
+	     f = LLVMGetNextFunction(f))
+		for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(f); b;
+		     b = LLVMGetNextBasicBlock(b))
+			for (LLVMValueRef i = LLVMGetFirstInstruction(b); i;
+			     i = LLVMGetNextInstruction(i))
+				n++;
+	if (n <= JIT_MAX_INSTRUCTIONS)
+		return true;
+	snprintf(why, len, "too large to compile quickly (%lu LLVM "
+		 "instructions, more than %d)", n, JIT_MAX_INSTRUCTIONS);
+	return false;
+}
+
 static bool optimise(LLVMModuleRef mod, char *why, size_t len)
 {
 	LLVMPassBuilderOptionsRef opts = LLVMCreatePassBuilderOptions();
@@ -191,7 +218,7 @@ static LLVMModuleRef build_module(struct ptx_kernel *k, LLVMContextRef ctx,
 		ok = false;
 	}
 	LLVMDisposeMessage(verr);
-	ok = ok && optimise(mod, why, len);
+	ok = ok && small_enough(mod, why, len) && optimise(mod, why, len);
 	if (ok && getenv("VCUDA_JIT_DUMP_IR"))	/* debugging the JIT */
 		LLVMDumpModule(mod);
 	if (!ok) {
