@@ -14,9 +14,10 @@
 #include <stdlib.h>
 
 #include "api.h"
-#include "callback.h"
 #include "capture.h"
 #include "context.h"
+#include "context_hooks.h"
+#include "ctx_limits.h"
 #include "kmd.h"
 #include "slots.h"
 #include "stream.h"
@@ -156,10 +157,33 @@ CUDA_EXPORT CUresult cuStreamAddCallback(CUstream hstream,
 	return add_host_call(hstream, NULL, callback, data);
 }
 
-void callbacks_wait_all(struct CUctx_st *ctx)
+/* Host functions a context runs finish before what they use goes. */
+static void callbacks_wait_all(struct CUctx_st *ctx)
 {
 	pthread_mutex_lock(&ctx->callbacks_lock);
 	while (ctx->callbacks_running)
 		pthread_cond_wait(&ctx->callbacks_done, &ctx->callbacks_lock);
 	pthread_mutex_unlock(&ctx->callbacks_lock);
 }
+
+static CUresult callbacks_ctx_init(struct CUctx_st *ctx)
+{
+	pthread_mutex_init(&ctx->callbacks_lock, NULL);
+	pthread_cond_init(&ctx->callbacks_done, NULL);
+	return CUDA_SUCCESS;
+}
+
+static void callbacks_ctx_release(struct CUctx_st *ctx)
+{
+	pthread_cond_destroy(&ctx->callbacks_done);
+	pthread_mutex_destroy(&ctx->callbacks_lock);
+}
+
+static const struct ctx_hooks callbacks_hooks = {
+	.name = "callbacks",
+	.order = CTX_HOOKS_CALLBACKS,
+	.init = callbacks_ctx_init,
+	.teardown = callbacks_wait_all,
+	.release = callbacks_ctx_release,
+};
+CTX_HOOKS_REGISTER(callbacks_hooks)

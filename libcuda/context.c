@@ -9,21 +9,10 @@
 #include <string.h>
 
 #include "api.h"
-#include "binding.h"
-#include "callback.h"
-#include "compute.h"
 #include "context.h"
-#include "export/export_table.h"
+#include "context_hooks.h"
 #include "devmap.h"
-#include "ipc.h"
 #include "kmd.h"
-#include "memory.h"
-#include "mempool.h"
-#include "module.h"
-#include "peer.h"
-#include "ptx/ptx.h"
-#include "slots.h"
-#include "stream.h"
 
 #define CTX_STACK_MAX 64
 
@@ -102,6 +91,53 @@ static CUresult go_live(struct live_ctx *node, struct CUctx_st *ctx)
 	return res;
 }
 
+/* --- Subsystems' hooks, by enum ctx_hook_order --- */
+
+static const struct ctx_hooks *hooks[CTX_HOOKS_COUNT];
+
+void ctx_hooks_register(const struct ctx_hooks *h)
+{
+	if (h->order >= CTX_HOOKS_COUNT || hooks[h->order]) {
+		/* A build mistake: two subsystems at one place in the order. */
+		fprintf(stderr, "vcuda: context hooks '%s' misplaced\n", h->name);
+		abort();
+	}
+	hooks[h->order] = h;
+}
+
+/*
+ * Undoes the hooks below @count: their teardowns with the kernel context
+ * still there, then (once it is gone) their releases, last first.
+ */
+static void hooks_unwind(struct CUctx_st *ctx, int count)
+{
+	for (int i = count - 1; i >= 0; i--)
+		if (hooks[i] && hooks[i]->teardown)
+			hooks[i]->teardown(ctx);
+	/* Wakes the dispatchers out of their wait with -ENOENT. */
+	kmd_ctx_destroy(ctx->dev->fd, ctx->ctx_id);
+	for (int i = count - 1; i >= 0; i--)
+		if (hooks[i] && hooks[i]->release)
+			hooks[i]->release(ctx);
+}
+
+/* Runs the inits in order; on a failure, unwinds them (that one too). */
+static CUresult hooks_init(struct CUctx_st *ctx)
+{
+	for (int i = 0; i < CTX_HOOKS_COUNT; i++) {
+		CUresult res;
+
+		if (!hooks[i] || !hooks[i]->init)
+			continue;
+		res = hooks[i]->init(ctx);
+		if (res != CUDA_SUCCESS) {
+			hooks_unwind(ctx, i + 1);
+			return res;
+		}
+	}
+	return CUDA_SUCCESS;
+}
+
 CUresult ctx_create(struct vc_device *dev, unsigned int flags, int primary,
 		    struct CUctx_st **out)
 {
@@ -116,39 +152,28 @@ CUresult ctx_create(struct vc_device *dev, unsigned int flags, int primary,
 	ctx->flags = flags;
 	ctx->is_primary = primary;
 	pthread_mutex_init(&ctx->lock, NULL);
-	pthread_mutex_init(&ctx->slots_lock, NULL);
-	pthread_mutex_init(&ctx->callbacks_lock, NULL);
-	pthread_cond_init(&ctx->callbacks_done, NULL);
 	atomic_init(&ctx->sticky, CUDA_SUCCESS);
-	ctx_limits_init(ctx);
 	err = kmd_ctx_create(dev->fd, &ctx->ctx_id);
 	if (err) {
 		res = err == -EPERM || err == -EBUSY
 		      ? CUDA_ERROR_DEVICE_UNAVAILABLE : result_from_errno(err);
 		goto fail_free;
 	}
-	res = stream_create(ctx, 0, 0, &ctx->null_stream);
+	/* A failed init has destroyed the kernel context with the hooks. */
+	res = hooks_init(ctx);
 	if (res != CUDA_SUCCESS)
-		goto fail_kernel_ctx;
-	res = compute_start(ctx);
-	if (res != CUDA_SUCCESS)
-		goto fail_compute;
+		goto fail_free;
 	res = go_live(node, ctx);
-	if (res != CUDA_SUCCESS)
-		goto fail_compute;
+	if (res != CUDA_SUCCESS) {
+		hooks_unwind(ctx, CTX_HOOKS_COUNT);
+		goto fail_free;
+	}
 	*out = ctx;
 	return CUDA_SUCCESS;
 
-fail_compute:
-	ctx_unbind_source(ctx, NULL);
-	free(ctx->foreign);
-	stream_destroy(ctx->null_stream);
-	kmd_ctx_destroy(dev->fd, ctx->ctx_id);
-	compute_stop(ctx);
-	goto fail_free;
-fail_kernel_ctx:
-	kmd_ctx_destroy(dev->fd, ctx->ctx_id);
 fail_free:
+	if (ctx)
+		pthread_mutex_destroy(&ctx->lock);
 	free(ctx);
 	free(node);
 	return res;
@@ -156,43 +181,11 @@ fail_free:
 
 void ctx_destroy(struct CUctx_st *ctx)
 {
-	struct vc_alloc alloc;
-
 	devmap_lock();
 	live_remove(ctx);
 	devmap_unlock();
 	ctx_synchronize(ctx);
-	/*
-	 * A faulted context's synchronize returns while its kernels may
-	 * still run (one that timed out, say): they stop before their code
-	 * and memory go.
-	 */
-	compute_kill(ctx);
-	callbacks_wait_all(ctx);
-	ctx_flush_printf(ctx);
-	modules_unload_all(ctx);
-	context_storage_release(ctx);
-	while (ctx->streams)
-		stream_destroy(ctx->streams);
-	peer_ctx_destroyed(ctx);
-	ipc_ctx_destroyed(ctx);
-	while (alloc_table_take_any(ctx, &alloc))
-		mem_release(&alloc);
-	/* Memory of others goes with the address space; the handles too. */
-	ctx_unbind_source(ctx, NULL);
-	free(ctx->foreign);
-	/* Wakes the dispatchers out of their wait with -ENOENT. */
-	kmd_ctx_destroy(ctx->dev->fd, ctx->ctx_id);
-	compute_stop(ctx);
-	if (ctx->printf_fifo)
-		ptx_printf_fifo_destroy(ctx->printf_fifo);
-	if (ctx->heap)
-		ptx_heap_destroy(ctx->heap);
-	range_snapshot_put(ctx->ranges);
-	slots_release_all(ctx);
-	pthread_cond_destroy(&ctx->callbacks_done);
-	pthread_mutex_destroy(&ctx->callbacks_lock);
-	pthread_mutex_destroy(&ctx->slots_lock);
+	hooks_unwind(ctx, CTX_HOOKS_COUNT);
 	pthread_mutex_destroy(&ctx->lock);
 	/* Drop it from this thread's stack; other threads keep a stale one. */
 	for (int i = 0; i < ctx_depth; i++)
@@ -278,24 +271,6 @@ CUresult ctx_check_fault(struct CUctx_st *ctx)
 		ctx_set_fault(ctx, fault_kind_result(state.fault_kind), message);
 	}
 	return atomic_load(&ctx->sticky);
-}
-
-CUresult ctx_synchronize(struct CUctx_st *ctx)
-{
-	CUresult res = CUDA_SUCCESS;
-	struct CUstream_st *s;
-
-	/* Streams are only unlinked by their owner; walking is safe. */
-	pthread_mutex_lock(&ctx->lock);
-	s = ctx->streams;
-	pthread_mutex_unlock(&ctx->lock);
-	for (; s; s = s->next) {
-		CUresult r = stream_wait_idle(s);
-
-		if (res == CUDA_SUCCESS)
-			res = r;
-	}
-	return res != CUDA_SUCCESS ? res : ctx_check_fault(ctx);
 }
 
 /* --- The context stack --- */
@@ -388,28 +363,6 @@ CUDA_EXPORT CUresult cuCtxGetDevice_v2(CUdevice *device, CUcontext ctx)
 		return CUDA_ERROR_INVALID_VALUE;
 	*device = ctx->dev->ordinal;
 	return CUDA_SUCCESS;
-}
-
-CUDA_EXPORT CUresult cuCtxSynchronize_v2(CUcontext ctx)
-{
-	CUresult res = driver_check_init();
-
-	if (res != CUDA_SUCCESS)
-		return res;
-	if (!ctx)
-		ctx = ctx_current();
-	if (!ctx)
-		return CUDA_ERROR_INVALID_CONTEXT;
-	res = ctx_synchronize(ctx);
-	ctx_flush_printf(ctx);
-	/* Pools give memory back at synchronizations (their threshold). */
-	mempool_release_idle();
-	return res;
-}
-
-CUDA_EXPORT CUresult cuCtxSynchronize(void)
-{
-	return cuCtxSynchronize_v2(NULL);
 }
 
 CUDA_EXPORT CUresult cuCtxGetFlags(unsigned int *flags)

@@ -121,7 +121,10 @@ struct CUctx_st *ctx_current(void);
  */
 CUresult ctx_enter(struct CUctx_st **ctx);
 
-/* Waits for all work of all streams; returns the sticky error if any. */
+/*
+ * Waits for all work of all streams; returns the sticky error if any
+ * (stream.c, which owns the streams).
+ */
 CUresult ctx_synchronize(struct CUctx_st *ctx);
 
 /* Reads the kernel's fault state into the sticky error; returns it. */
@@ -129,18 +132,6 @@ CUresult ctx_check_fault(struct CUctx_st *ctx);
 
 /* Records the first fault of the context, with a message for VCUDA_DEBUG. */
 void ctx_set_fault(struct CUctx_st *ctx, CUresult error, const char *message);
-
-/*
- * Writes out what kernels printed, at the points CUDA documents
- * (synchronizations, blocking copies, module loads, context teardown).
- */
-void ctx_flush_printf(struct CUctx_st *ctx);
-
-/* The printf FIFO and heap for a launch, made on first use. */
-CUresult ctx_launch_resources(struct CUctx_st *ctx);
-
-/* Sets the context's limits to CUDA's defaults. */
-void ctx_limits_init(struct CUctx_st *ctx);
 
 /* The CUresult a kernel fault kind becomes. */
 CUresult fault_kind_result(uint32_t fault_kind);

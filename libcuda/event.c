@@ -12,6 +12,7 @@
 #include "capture.h"
 #include "event.h"
 #include "context.h"
+#include "ctx_limits.h"
 #include "kmd.h"
 #include "mempool.h"
 #include "slots.h"

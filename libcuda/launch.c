@@ -10,6 +10,7 @@
 
 #include "api.h"
 #include "context.h"
+#include "ctx_limits.h"
 #include "launch.h"
 #include "capture.h"
 #include "module.h"

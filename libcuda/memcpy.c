@@ -19,6 +19,7 @@
 #include "api.h"
 #include "alloc_table.h"
 #include "context.h"
+#include "ctx_limits.h"
 #include "graph_mem.h"
 #include "capture.h"
 #include "memcpy.h"

@@ -13,6 +13,7 @@
 #include "api.h"
 #include "array.h"
 #include "context.h"
+#include "ctx_limits.h"
 #include "capture.h"
 #include "memcpy.h"
 #include "stream.h"
