@@ -95,7 +95,6 @@ struct CUctx_st {
 	char fault_message[320];
 };
 
-/* Creates a context on @dev (kernel context, null stream, workers). */
 /*
  * @dev's primary context, created (not retained) if it does not exist:
  * NVIDIA's runtime asks for it before its first retain, and libraries
@@ -103,8 +102,10 @@ struct CUctx_st {
  */
 CUresult ctx_primary_unretained(CUdevice dev, struct CUctx_st **out);
 
+/* Creates a context on @dev: its kernel context, then every hook's init. */
 CUresult ctx_create(struct vc_device *dev, unsigned int flags, int primary,
 		    struct CUctx_st **out);
+/* Synchronizes @ctx, unwinds its hooks and frees it (context_life.c). */
 void ctx_destroy(struct CUctx_st *ctx);
 
 /* Whether @ctx is a context that exists (not destroyed). */
@@ -114,6 +115,13 @@ void ctx_for_each_live(void (*fn)(struct CUctx_st *ctx, void *arg), void *arg);
 
 /* The calling thread's current context, or NULL. */
 struct CUctx_st *ctx_current(void);
+
+/* Pushes @ctx on this thread's stack (CUDA_ERROR_OUT_OF_MEMORY if full). */
+CUresult ctx_push(struct CUctx_st *ctx);
+/* A destroyed @ctx leaves this thread's stack (its slots become NULL). */
+void ctx_stack_forget(struct CUctx_st *ctx);
+/* Pops the top of the stack if a destroyed context left it NULL. */
+void ctx_stack_drop_forgotten(void);
 
 /*
  * Prologue of most API calls: the current context, or an error (not
