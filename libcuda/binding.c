@@ -9,6 +9,7 @@
 #include "api.h"
 #include "binding.h"
 #include "context.h"
+#include "context_hooks.h"
 #include "gem_ref.h"
 #include "kmd.h"
 #include "ptx/ptx.h"
@@ -158,3 +159,18 @@ void ctx_foreign_ranges_locked(const struct CUctx_st *ctx,
 			.writable = ctx->foreign[i].writable,
 		};
 }
+
+/* Memory of others goes with the address space; the handles too. */
+static void binding_ctx_teardown(struct CUctx_st *ctx)
+{
+	ctx_unbind_source(ctx, NULL);
+	free(ctx->foreign);
+	ctx->foreign = NULL;
+}
+
+static const struct ctx_hooks binding_hooks = {
+	.name = "binding",
+	.order = CTX_HOOKS_BINDING,
+	.teardown = binding_ctx_teardown,
+};
+CTX_HOOKS_REGISTER(binding_hooks)

@@ -14,9 +14,10 @@
 #include <stdlib.h>
 
 #include "api.h"
-#include "callback.h"
-#include "capture.h"
 #include "context.h"
+#include "context_hooks.h"
+#include "ctx_limits.h"
+#include "enqueue.h"
 #include "kmd.h"
 #include "slots.h"
 #include "stream.h"
@@ -111,32 +112,41 @@ static CUresult enqueue(struct host_call *hc)
 	return res;
 }
 
+/* Queues the host call @op->arg describes (a copy of it) on its stream. */
+static CUresult submit_host_call(struct CUstream_st *s,
+				 const struct stream_op *op)
+{
+	struct host_call *hc = malloc(sizeof(*hc));
+	CUresult res;
+
+	(void)s;	/* enqueue() resolves the handle the callback gets */
+	if (!hc)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	*hc = *(const struct host_call *)op->arg;
+	res = enqueue(hc);
+	if (res != CUDA_SUCCESS)
+		free(hc);
+	return res;
+}
+
 static CUresult add_host_call(CUstream hstream, CUhostFn fn,
 			      CUstreamCallback callback, void *data)
 {
-	struct host_call *hc;
+	struct host_call hc;
 	struct CUctx_st *ctx;
 	CUresult res = ctx_enter(&ctx);
 
 	if (res != CUDA_SUCCESS)
 		return res;
-	if (stream_capturing(stream_resolve(ctx, hstream))) {
-		/* Graphs hold host functions, not stream callbacks. */
-		if (!fn)
-			return capture_forbid_sync(stream_resolve(ctx, hstream));
-		return capture_host(stream_resolve(ctx, hstream), fn, data);
-	}
-	hc = calloc(1, sizeof(*hc));
-	if (!hc)
-		return CUDA_ERROR_OUT_OF_MEMORY;
-	*hc = (struct host_call){
+	hc = (struct host_call){
 		.ctx = ctx, .handle = hstream, .fn = fn,
 		.callback = callback, .data = data,
 	};
-	res = enqueue(hc);
-	if (res != CUDA_SUCCESS)
-		free(hc);
-	return res;
+	return stream_enqueue(stream_resolve(ctx, hstream), &(struct stream_op){
+		.type = CU_GRAPH_NODE_TYPE_HOST,
+		.u.host = { .fn = fn, .userData = data },
+		.submit = submit_host_call, .arg = &hc,
+	});
 }
 
 CUDA_EXPORT CUresult cuLaunchHostFunc(CUstream hstream, CUhostFn fn,
@@ -156,10 +166,33 @@ CUDA_EXPORT CUresult cuStreamAddCallback(CUstream hstream,
 	return add_host_call(hstream, NULL, callback, data);
 }
 
-void callbacks_wait_all(struct CUctx_st *ctx)
+/* Host functions a context runs finish before what they use goes. */
+static void callbacks_wait_all(struct CUctx_st *ctx)
 {
 	pthread_mutex_lock(&ctx->callbacks_lock);
 	while (ctx->callbacks_running)
 		pthread_cond_wait(&ctx->callbacks_done, &ctx->callbacks_lock);
 	pthread_mutex_unlock(&ctx->callbacks_lock);
 }
+
+static CUresult callbacks_ctx_init(struct CUctx_st *ctx)
+{
+	pthread_mutex_init(&ctx->callbacks_lock, NULL);
+	pthread_cond_init(&ctx->callbacks_done, NULL);
+	return CUDA_SUCCESS;
+}
+
+static void callbacks_ctx_release(struct CUctx_st *ctx)
+{
+	pthread_cond_destroy(&ctx->callbacks_done);
+	pthread_mutex_destroy(&ctx->callbacks_lock);
+}
+
+static const struct ctx_hooks callbacks_hooks = {
+	.name = "callbacks",
+	.order = CTX_HOOKS_CALLBACKS,
+	.init = callbacks_ctx_init,
+	.teardown = callbacks_wait_all,
+	.release = callbacks_ctx_release,
+};
+CTX_HOOKS_REGISTER(callbacks_hooks)

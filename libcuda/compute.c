@@ -11,8 +11,9 @@
 #include <stdio.h>
 #include <time.h>
 
-#include "compute.h"
 #include "context.h"
+#include "context_hooks.h"
+#include "ctx_limits.h"
 #include "kmd.h"
 #include "launch.h"
 #include "sm_pool.h"
@@ -184,7 +185,8 @@ static void *dispatcher_main(void *arg)
 	return NULL;
 }
 
-CUresult compute_start(struct CUctx_st *ctx)
+/* Starts the context's SM pool and dispatchers. */
+static CUresult compute_start(struct CUctx_st *ctx)
 {
 	unsigned int sms = ctx->dev->info.sm_count;
 
@@ -200,7 +202,7 @@ CUresult compute_start(struct CUctx_st *ctx)
 	if (!ctx->pool)
 		return CUDA_ERROR_OUT_OF_MEMORY;
 	for (int i = 0; i < CTX_DISPATCHERS; i++) {
-		/* On failure the caller unwinds through compute_stop(). */
+		/* On failure the context unwinds through compute_stop(). */
 		if (pthread_create(&ctx->dispatchers[i], NULL, dispatcher_main,
 				   ctx))
 			return CUDA_ERROR_OUT_OF_MEMORY;
@@ -212,7 +214,14 @@ CUresult compute_start(struct CUctx_st *ctx)
 	return CUDA_SUCCESS;
 }
 
-void compute_kill(struct CUctx_st *ctx)
+/*
+ * Stops the context's launches: those running stop at their next warp
+ * switch (every so many backward branches, a barrier), none starts any
+ * more; returns once no dispatcher runs one. A faulted context's
+ * synchronize returns while its kernels may still run (one that timed
+ * out, say): they stop here, before their code and memory go.
+ */
+static void compute_kill(struct CUctx_st *ctx)
 {
 	pthread_mutex_lock(&ctx->running_lock);
 	atomic_store(&ctx->kill, true);
@@ -221,7 +230,8 @@ void compute_kill(struct CUctx_st *ctx)
 	pthread_mutex_unlock(&ctx->running_lock);
 }
 
-void compute_stop(struct CUctx_st *ctx)
+/* Joins them; the kernel context is gone already (that woke them). */
+static void compute_stop(struct CUctx_st *ctx)
 {
 	if (ctx->watchdog_started) {
 		pthread_mutex_lock(&ctx->running_lock);
@@ -239,3 +249,16 @@ void compute_stop(struct CUctx_st *ctx)
 	pthread_cond_destroy(&ctx->running_changed);
 	pthread_mutex_destroy(&ctx->running_lock);
 }
+
+/*
+ * Last in the order: its teardown runs first (no kernel runs while the
+ * rest goes), its release right after the kernel context is destroyed.
+ */
+static const struct ctx_hooks compute_hooks = {
+	.name = "compute",
+	.order = CTX_HOOKS_COMPUTE,
+	.init = compute_start,
+	.teardown = compute_kill,
+	.release = compute_stop,
+};
+CTX_HOOKS_REGISTER(compute_hooks)

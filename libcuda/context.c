@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * Contexts, the per-thread context stack, primary contexts and the
- * cuCtx* / cuDevicePrimaryCtx* API.
+ * The per-thread context stack, a context's sticky error and the cuCtx*
+ * calls that read or switch contexts. Creation, destruction and primary
+ * contexts are context_life.c's.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -9,196 +10,33 @@
 #include <string.h>
 
 #include "api.h"
-#include "binding.h"
-#include "callback.h"
-#include "compute.h"
 #include "context.h"
-#include "export/export_table.h"
-#include "devmap.h"
-#include "ipc.h"
 #include "kmd.h"
-#include "memory.h"
-#include "mempool.h"
-#include "module.h"
-#include "peer.h"
-#include "ptx/ptx.h"
-#include "slots.h"
-#include "stream.h"
 
 #define CTX_STACK_MAX 64
 
 static _Thread_local struct CUctx_st *ctx_stack[CTX_STACK_MAX];
 static _Thread_local int ctx_depth;
 
-/* Every live context, so that stale handles are caught. */
-static pthread_mutex_t live_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct live_ctx {
-	struct CUctx_st *ctx;
-	struct live_ctx *next;
-} *live;
-
-static void live_add(struct live_ctx *node, struct CUctx_st *ctx)
+CUresult ctx_push(struct CUctx_st *ctx)
 {
-	node->ctx = ctx;
-	pthread_mutex_lock(&live_lock);
-	node->next = live;
-	live = node;
-	pthread_mutex_unlock(&live_lock);
-}
-
-static void live_remove(struct CUctx_st *ctx)
-{
-	struct live_ctx **link, *gone = NULL;
-
-	pthread_mutex_lock(&live_lock);
-	for (link = &live; *link; link = &(*link)->next) {
-		if ((*link)->ctx == ctx) {
-			gone = *link;
-			*link = gone->next;
-			break;
-		}
-	}
-	pthread_mutex_unlock(&live_lock);
-	free(gone);
-}
-
-static int is_live(struct CUctx_st *ctx)
-{
-	int found = 0;
-
-	pthread_mutex_lock(&live_lock);
-	for (struct live_ctx *n = live; n && !found; n = n->next)
-		found = n->ctx == ctx;
-	pthread_mutex_unlock(&live_lock);
-	return found;
-}
-
-bool ctx_is_live(struct CUctx_st *ctx)
-{
-	return is_live(ctx);
-}
-
-void ctx_for_each_live(void (*fn)(struct CUctx_st *ctx, void *arg), void *arg)
-{
-	pthread_mutex_lock(&live_lock);
-	for (struct live_ctx *n = live; n; n = n->next)
-		fn(n->ctx, arg);
-	pthread_mutex_unlock(&live_lock);
-}
-
-/*
- * The context becomes live with the reservations and device mappings it
- * should have, atomically with respect to their changes (devmap.c).
- */
-static CUresult go_live(struct live_ctx *node, struct CUctx_st *ctx)
-{
-	CUresult res;
-
-	devmap_lock();
-	res = devmap_attach_locked(ctx);
-	if (res == CUDA_SUCCESS)
-		live_add(node, ctx);
-	devmap_unlock();
-	return res;
-}
-
-CUresult ctx_create(struct vc_device *dev, unsigned int flags, int primary,
-		    struct CUctx_st **out)
-{
-	struct CUctx_st *ctx = calloc(1, sizeof(*ctx));
-	struct live_ctx *node = malloc(sizeof(*node));
-	CUresult res = CUDA_ERROR_OUT_OF_MEMORY;
-	int err;
-
-	if (!ctx || !node)
-		goto fail_free;
-	ctx->dev = dev;
-	ctx->flags = flags;
-	ctx->is_primary = primary;
-	pthread_mutex_init(&ctx->lock, NULL);
-	pthread_mutex_init(&ctx->slots_lock, NULL);
-	pthread_mutex_init(&ctx->callbacks_lock, NULL);
-	pthread_cond_init(&ctx->callbacks_done, NULL);
-	atomic_init(&ctx->sticky, CUDA_SUCCESS);
-	ctx_limits_init(ctx);
-	err = kmd_ctx_create(dev->fd, &ctx->ctx_id);
-	if (err) {
-		res = err == -EPERM || err == -EBUSY
-		      ? CUDA_ERROR_DEVICE_UNAVAILABLE : result_from_errno(err);
-		goto fail_free;
-	}
-	res = stream_create(ctx, 0, 0, &ctx->null_stream);
-	if (res != CUDA_SUCCESS)
-		goto fail_kernel_ctx;
-	res = compute_start(ctx);
-	if (res != CUDA_SUCCESS)
-		goto fail_compute;
-	res = go_live(node, ctx);
-	if (res != CUDA_SUCCESS)
-		goto fail_compute;
-	*out = ctx;
+	if (ctx_depth == CTX_STACK_MAX)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	ctx_stack[ctx_depth++] = ctx;
 	return CUDA_SUCCESS;
-
-fail_compute:
-	ctx_unbind_source(ctx, NULL);
-	free(ctx->foreign);
-	stream_destroy(ctx->null_stream);
-	kmd_ctx_destroy(dev->fd, ctx->ctx_id);
-	compute_stop(ctx);
-	goto fail_free;
-fail_kernel_ctx:
-	kmd_ctx_destroy(dev->fd, ctx->ctx_id);
-fail_free:
-	free(ctx);
-	free(node);
-	return res;
 }
 
-void ctx_destroy(struct CUctx_st *ctx)
+void ctx_stack_forget(struct CUctx_st *ctx)
 {
-	struct vc_alloc alloc;
-
-	devmap_lock();
-	live_remove(ctx);
-	devmap_unlock();
-	ctx_synchronize(ctx);
-	/*
-	 * A faulted context's synchronize returns while its kernels may
-	 * still run (one that timed out, say): they stop before their code
-	 * and memory go.
-	 */
-	compute_kill(ctx);
-	callbacks_wait_all(ctx);
-	ctx_flush_printf(ctx);
-	modules_unload_all(ctx);
-	context_storage_release(ctx);
-	while (ctx->streams)
-		stream_destroy(ctx->streams);
-	peer_ctx_destroyed(ctx);
-	ipc_ctx_destroyed(ctx);
-	while (alloc_table_take_any(ctx, &alloc))
-		mem_release(&alloc);
-	/* Memory of others goes with the address space; the handles too. */
-	ctx_unbind_source(ctx, NULL);
-	free(ctx->foreign);
-	/* Wakes the dispatchers out of their wait with -ENOENT. */
-	kmd_ctx_destroy(ctx->dev->fd, ctx->ctx_id);
-	compute_stop(ctx);
-	if (ctx->printf_fifo)
-		ptx_printf_fifo_destroy(ctx->printf_fifo);
-	if (ctx->heap)
-		ptx_heap_destroy(ctx->heap);
-	range_snapshot_put(ctx->ranges);
-	slots_release_all(ctx);
-	pthread_cond_destroy(&ctx->callbacks_done);
-	pthread_mutex_destroy(&ctx->callbacks_lock);
-	pthread_mutex_destroy(&ctx->slots_lock);
-	pthread_mutex_destroy(&ctx->lock);
-	/* Drop it from this thread's stack; other threads keep a stale one. */
 	for (int i = 0; i < ctx_depth; i++)
 		if (ctx_stack[i] == ctx)
 			ctx_stack[i] = NULL;
-	free(ctx);
+}
+
+void ctx_stack_drop_forgotten(void)
+{
+	if (ctx_depth && !ctx_stack[ctx_depth - 1])
+		ctx_depth--;
 }
 
 struct CUctx_st *ctx_current(void)
@@ -280,24 +118,6 @@ CUresult ctx_check_fault(struct CUctx_st *ctx)
 	return atomic_load(&ctx->sticky);
 }
 
-CUresult ctx_synchronize(struct CUctx_st *ctx)
-{
-	CUresult res = CUDA_SUCCESS;
-	struct CUstream_st *s;
-
-	/* Streams are only unlinked by their owner; walking is safe. */
-	pthread_mutex_lock(&ctx->lock);
-	s = ctx->streams;
-	pthread_mutex_unlock(&ctx->lock);
-	for (; s; s = s->next) {
-		CUresult r = stream_wait_idle(s);
-
-		if (res == CUDA_SUCCESS)
-			res = r;
-	}
-	return res != CUDA_SUCCESS ? res : ctx_check_fault(ctx);
-}
-
 /* --- The context stack --- */
 
 CUDA_EXPORT CUresult cuCtxGetCurrent(CUcontext *pctx)
@@ -323,7 +143,7 @@ CUDA_EXPORT CUresult cuCtxSetCurrent(CUcontext ctx)
 			ctx_depth--;
 		return CUDA_SUCCESS;
 	}
-	if (!is_live(ctx))
+	if (!ctx_is_live(ctx))
 		return CUDA_ERROR_INVALID_CONTEXT;
 	if (!ctx_depth)
 		ctx_depth = 1;
@@ -339,12 +159,9 @@ CUDA_EXPORT CUresult cuCtxPushCurrent(CUcontext ctx)
 		return res;
 	if (!ctx)	/* NVIDIA's driver says so (tests/api/legacy_api) */
 		return CUDA_ERROR_INVALID_VALUE;
-	if (!is_live(ctx))
+	if (!ctx_is_live(ctx))
 		return CUDA_ERROR_INVALID_CONTEXT;
-	if (ctx_depth == CTX_STACK_MAX)
-		return CUDA_ERROR_OUT_OF_MEMORY;
-	ctx_stack[ctx_depth++] = ctx;
-	return CUDA_SUCCESS;
+	return ctx_push(ctx);
 }
 
 CUDA_EXPORT CUresult cuCtxPopCurrent(CUcontext *pctx)
@@ -390,28 +207,6 @@ CUDA_EXPORT CUresult cuCtxGetDevice_v2(CUdevice *device, CUcontext ctx)
 	return CUDA_SUCCESS;
 }
 
-CUDA_EXPORT CUresult cuCtxSynchronize_v2(CUcontext ctx)
-{
-	CUresult res = driver_check_init();
-
-	if (res != CUDA_SUCCESS)
-		return res;
-	if (!ctx)
-		ctx = ctx_current();
-	if (!ctx)
-		return CUDA_ERROR_INVALID_CONTEXT;
-	res = ctx_synchronize(ctx);
-	ctx_flush_printf(ctx);
-	/* Pools give memory back at synchronizations (their threshold). */
-	mempool_release_idle();
-	return res;
-}
-
-CUDA_EXPORT CUresult cuCtxSynchronize(void)
-{
-	return cuCtxSynchronize_v2(NULL);
-}
-
 CUDA_EXPORT CUresult cuCtxGetFlags(unsigned int *flags)
 {
 	struct CUctx_st *ctx;
@@ -438,201 +233,8 @@ CUDA_EXPORT CUresult cuCtxGetApiVersion(CUcontext ctx, unsigned int *version)
 		return CUDA_ERROR_INVALID_VALUE;
 	if (!ctx)
 		ctx = ctx_current();
-	if (!ctx || !is_live(ctx))
+	if (!ctx || !ctx_is_live(ctx))
 		return CUDA_ERROR_INVALID_CONTEXT;
 	*version = 3020;	/* the v2 context API, as CUDA reports */
 	return CUDA_SUCCESS;
-}
-
-/* --- Created contexts --- */
-
-#define CTX_SCHED_FLAGS (CU_CTX_SCHED_MASK | CU_CTX_MAP_HOST | \
-			 CU_CTX_LMEM_RESIZE_TO_MAX)
-
-CUDA_EXPORT CUresult cuCtxCreate(CUcontext *pctx,
-				 CUctxCreateParams *params,
-				 unsigned int flags, CUdevice dev)
-{
-	CUresult res = driver_check_init();
-	struct vc_device *vd;
-	struct CUctx_st *ctx;
-
-	if (res != CUDA_SUCCESS)
-		return res;
-	if (!pctx || (flags & ~CTX_SCHED_FLAGS))
-		return CUDA_ERROR_INVALID_VALUE;
-	if (params && (params->execAffinityParams || params->cigParams))
-		return CUDA_ERROR_NOT_SUPPORTED;
-	vd = device_get(dev);
-	if (!vd)
-		return CUDA_ERROR_INVALID_DEVICE;
-	res = ctx_create(vd, flags, 0, &ctx);
-	if (res != CUDA_SUCCESS)
-		return res;
-	if (ctx_depth == CTX_STACK_MAX) {
-		ctx_destroy(ctx);
-		return CUDA_ERROR_OUT_OF_MEMORY;
-	}
-	ctx_stack[ctx_depth++] = ctx;
-	*pctx = ctx;
-	return CUDA_SUCCESS;
-}
-
-CUDA_EXPORT CUresult cuCtxDestroy(CUcontext ctx)
-{
-	CUresult res = driver_check_init();
-
-	if (res != CUDA_SUCCESS)
-		return res;
-	if (!ctx)	/* NVIDIA's driver says so (tests/api/legacy_api) */
-		return CUDA_ERROR_INVALID_VALUE;
-	if (!is_live(ctx) || ctx->is_primary)
-		return CUDA_ERROR_INVALID_CONTEXT;
-	ctx_destroy(ctx);
-	if (ctx_depth && !ctx_stack[ctx_depth - 1])
-		ctx_depth--;
-	return CUDA_SUCCESS;
-}
-
-/* --- Primary contexts --- */
-
-static CUresult primary_lookup(CUdevice dev, struct vc_device **out)
-{
-	CUresult res = driver_check_init();
-
-	if (res != CUDA_SUCCESS)
-		return res;
-	*out = device_get(dev);
-	return *out ? CUDA_SUCCESS : CUDA_ERROR_INVALID_DEVICE;
-}
-
-CUresult ctx_primary_unretained(CUdevice dev, struct CUctx_st **out)
-{
-	struct vc_device *vd;
-	CUresult res = primary_lookup(dev, &vd);
-
-	if (res != CUDA_SUCCESS)
-		return res;
-	pthread_mutex_lock(&vd->primary_lock);
-	if (!vd->primary)
-		res = ctx_create(vd, vd->primary_flags, 1, &vd->primary);
-	if (res == CUDA_SUCCESS)
-		*out = vd->primary;
-	pthread_mutex_unlock(&vd->primary_lock);
-	return res;
-}
-
-CUDA_EXPORT CUresult cuDevicePrimaryCtxRetain(CUcontext *pctx, CUdevice dev)
-{
-	struct vc_device *vd;
-	CUresult res = primary_lookup(dev, &vd);
-
-	if (res != CUDA_SUCCESS)
-		return res;
-	if (!pctx)
-		return CUDA_ERROR_INVALID_VALUE;
-	pthread_mutex_lock(&vd->primary_lock);
-	if (!vd->primary)
-		res = ctx_create(vd, vd->primary_flags, 1, &vd->primary);
-	if (res == CUDA_SUCCESS) {
-		vd->primary_refs++;
-		*pctx = vd->primary;
-	}
-	pthread_mutex_unlock(&vd->primary_lock);
-	return res;
-}
-
-CUDA_EXPORT CUresult cuDevicePrimaryCtxRelease(CUdevice dev)
-{
-	struct vc_device *vd;
-	CUresult res = primary_lookup(dev, &vd);
-
-	if (res != CUDA_SUCCESS)
-		return res;
-	pthread_mutex_lock(&vd->primary_lock);
-	if (vd->primary_refs == 0) {
-		res = CUDA_ERROR_INVALID_CONTEXT;
-	} else if (--vd->primary_refs == 0 && vd->primary) {
-		ctx_destroy(vd->primary);
-		vd->primary = NULL;
-	}
-	pthread_mutex_unlock(&vd->primary_lock);
-	return res;
-}
-
-CUDA_EXPORT CUresult cuDevicePrimaryCtxReset(CUdevice dev)
-{
-	struct vc_device *vd;
-	CUresult res = primary_lookup(dev, &vd);
-
-	if (res != CUDA_SUCCESS)
-		return res;
-	pthread_mutex_lock(&vd->primary_lock);
-	if (vd->primary) {
-		ctx_destroy(vd->primary);
-		vd->primary = NULL;
-	}
-	pthread_mutex_unlock(&vd->primary_lock);
-	return CUDA_SUCCESS;
-}
-
-CUDA_EXPORT CUresult cuDevicePrimaryCtxGetState(CUdevice dev,
-						unsigned int *flags,
-						int *active)
-{
-	struct vc_device *vd;
-	CUresult res = primary_lookup(dev, &vd);
-
-	if (res != CUDA_SUCCESS)
-		return res;
-	if (!flags || !active)
-		return CUDA_ERROR_INVALID_VALUE;
-	pthread_mutex_lock(&vd->primary_lock);
-	*flags = vd->primary_flags;
-	*active = vd->primary != NULL;
-	pthread_mutex_unlock(&vd->primary_lock);
-	return CUDA_SUCCESS;
-}
-
-CUDA_EXPORT CUresult cuDevicePrimaryCtxSetFlags(CUdevice dev,
-						unsigned int flags)
-{
-	struct vc_device *vd;
-	CUresult res = primary_lookup(dev, &vd);
-
-	if (res != CUDA_SUCCESS)
-		return res;
-	if (flags & ~CTX_SCHED_FLAGS)
-		return CUDA_ERROR_INVALID_VALUE;
-	pthread_mutex_lock(&vd->primary_lock);
-	vd->primary_flags = flags;
-	if (vd->primary)
-		vd->primary->flags = flags;
-	pthread_mutex_unlock(&vd->primary_lock);
-	return CUDA_SUCCESS;
-}
-
-/*
- * The first forms of the primary-context calls, from before CUDA 11's
- * _v2: the same calls under their old names.
- */
-CUDA_EXPORT CUresult primary_ctx_release_v1(CUdevice dev)
-	__asm__("cuDevicePrimaryCtxRelease");
-CUresult primary_ctx_release_v1(CUdevice dev)
-{
-	return cuDevicePrimaryCtxRelease(dev);
-}
-
-CUDA_EXPORT CUresult primary_ctx_reset_v1(CUdevice dev)
-	__asm__("cuDevicePrimaryCtxReset");
-CUresult primary_ctx_reset_v1(CUdevice dev)
-{
-	return cuDevicePrimaryCtxReset(dev);
-}
-
-CUDA_EXPORT CUresult primary_ctx_set_flags_v1(CUdevice dev, unsigned int flags)
-	__asm__("cuDevicePrimaryCtxSetFlags");
-CUresult primary_ctx_set_flags_v1(CUdevice dev, unsigned int flags)
-{
-	return cuDevicePrimaryCtxSetFlags(dev, flags);
 }

@@ -95,7 +95,6 @@ struct CUctx_st {
 	char fault_message[320];
 };
 
-/* Creates a context on @dev (kernel context, null stream, workers). */
 /*
  * @dev's primary context, created (not retained) if it does not exist:
  * NVIDIA's runtime asks for it before its first retain, and libraries
@@ -103,8 +102,10 @@ struct CUctx_st {
  */
 CUresult ctx_primary_unretained(CUdevice dev, struct CUctx_st **out);
 
+/* Creates a context on @dev: its kernel context, then every hook's init. */
 CUresult ctx_create(struct vc_device *dev, unsigned int flags, int primary,
 		    struct CUctx_st **out);
+/* Synchronizes @ctx, unwinds its hooks and frees it (context_life.c). */
 void ctx_destroy(struct CUctx_st *ctx);
 
 /* Whether @ctx is a context that exists (not destroyed). */
@@ -115,13 +116,23 @@ void ctx_for_each_live(void (*fn)(struct CUctx_st *ctx, void *arg), void *arg);
 /* The calling thread's current context, or NULL. */
 struct CUctx_st *ctx_current(void);
 
+/* Pushes @ctx on this thread's stack (CUDA_ERROR_OUT_OF_MEMORY if full). */
+CUresult ctx_push(struct CUctx_st *ctx);
+/* A destroyed @ctx leaves this thread's stack (its slots become NULL). */
+void ctx_stack_forget(struct CUctx_st *ctx);
+/* Pops the top of the stack if a destroyed context left it NULL. */
+void ctx_stack_drop_forgotten(void);
+
 /*
  * Prologue of most API calls: the current context, or an error (not
  * initialised, no context, or the context's sticky error).
  */
 CUresult ctx_enter(struct CUctx_st **ctx);
 
-/* Waits for all work of all streams; returns the sticky error if any. */
+/*
+ * Waits for all work of all streams; returns the sticky error if any
+ * (stream.c, which owns the streams).
+ */
 CUresult ctx_synchronize(struct CUctx_st *ctx);
 
 /* Reads the kernel's fault state into the sticky error; returns it. */
@@ -129,18 +140,6 @@ CUresult ctx_check_fault(struct CUctx_st *ctx);
 
 /* Records the first fault of the context, with a message for VCUDA_DEBUG. */
 void ctx_set_fault(struct CUctx_st *ctx, CUresult error, const char *message);
-
-/*
- * Writes out what kernels printed, at the points CUDA documents
- * (synchronizations, blocking copies, module loads, context teardown).
- */
-void ctx_flush_printf(struct CUctx_st *ctx);
-
-/* The printf FIFO and heap for a launch, made on first use. */
-CUresult ctx_launch_resources(struct CUctx_st *ctx);
-
-/* Sets the context's limits to CUDA's defaults. */
-void ctx_limits_init(struct CUctx_st *ctx);
 
 /* The CUresult a kernel fault kind becomes. */
 CUresult fault_kind_result(uint32_t fault_kind);

@@ -9,9 +9,10 @@
 #include <stdlib.h>
 
 #include "api.h"
-#include "capture.h"
 #include "event.h"
 #include "context.h"
+#include "ctx_limits.h"
+#include "enqueue.h"
 #include "kmd.h"
 #include "mempool.h"
 #include "slots.h"
@@ -101,22 +102,17 @@ CUDA_EXPORT CUresult cuEventCreate(CUevent *out, unsigned int flags)
 	return res;
 }
 
-CUDA_EXPORT CUresult cuEventRecord(CUevent e, CUstream hstream)
+/* Records @op->u.event on @s: the event's next point follows @s's work. */
+static CUresult submit_record(struct CUstream_st *s, const struct stream_op *op)
 {
 	struct drm_vcuda_cmd cmd = { .op = DRM_VCUDA_CMD_NOP };
+	struct CUevent_st *e = op->u.event;
 	struct timeline_point signal;
-	struct CUctx_st *ctx;
 	uint64_t stream_point;
-	CUresult res = event_enter(e, &ctx);
+	CUresult res;
 
-	if (res != CUDA_SUCCESS)
-		return res;
-	if (e->ctx != ctx)
-		return CUDA_ERROR_INVALID_HANDLE;
-	if (stream_capturing(stream_resolve(ctx, hstream)))
-		return capture_event_record(stream_resolve(ctx, hstream), e);
 	if (e->ipc)
-		return ipc_event_record(e, stream_resolve(ctx, hstream));
+		return ipc_event_record(e, s);
 	if (e->ts_va) {
 		cmd.op = DRM_VCUDA_CMD_TIMESTAMP;
 		cmd.u.timestamp.dst = e->ts_va;
@@ -124,16 +120,29 @@ CUDA_EXPORT CUresult cuEventRecord(CUevent e, CUstream hstream)
 	/* The lock orders recordings: points are added in increasing order. */
 	pthread_mutex_lock(&e->lock);
 	signal = (struct timeline_point){ e->syncobj, e->point + 1 };
-	res = stream_submit(stream_resolve(ctx, hstream),
-			    DRM_VCUDA_ENGINE_COMPUTE, &cmd, 1, &signal,
+	res = stream_submit(s, DRM_VCUDA_ENGINE_COMPUTE, &cmd, 1, &signal,
 			    &stream_point);
 	if (res == CUDA_SUCCESS) {
 		e->point = signal.point;
-		e->source = (struct timeline_point){
-			stream_resolve(ctx, hstream)->syncobj, stream_point };
+		e->source = (struct timeline_point){ s->syncobj, stream_point };
 	}
 	pthread_mutex_unlock(&e->lock);
 	return res;
+}
+
+CUDA_EXPORT CUresult cuEventRecord(CUevent e, CUstream hstream)
+{
+	struct CUctx_st *ctx;
+	CUresult res = event_enter(e, &ctx);
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	if (e->ctx != ctx)
+		return CUDA_ERROR_INVALID_HANDLE;
+	return stream_enqueue(stream_resolve(ctx, hstream), &(struct stream_op){
+		.type = CU_GRAPH_NODE_TYPE_EVENT_RECORD, .u.event = e,
+		.submit = submit_record,
+	});
 }
 
 CUDA_EXPORT CUresult cuEventQuery(CUevent e)
@@ -246,33 +255,42 @@ static CUresult wait_other_device(struct CUstream_st *s, CUevent e,
 	return res;
 }
 
-CUDA_EXPORT CUresult cuStreamWaitEvent(CUstream hstream, CUevent e,
-				       unsigned int flags)
+/* @s's next work waits for @op->u.event's last recording. */
+static CUresult submit_wait(struct CUstream_st *s, const struct stream_op *op)
 {
-	struct CUctx_st *ctx;
+	struct CUevent_st *e = op->u.event;
 	struct timeline_point wait, source;
-	struct CUstream_st *s;
-	CUresult res = event_enter(e, &ctx);
+	CUresult res;
 
-	if (res != CUDA_SUCCESS)
-		return res;
-	if (flags & ~CU_EVENT_WAIT_EXTERNAL)
-		return CUDA_ERROR_INVALID_VALUE;
-	if (event_captured(e))
-		return capture_wait_event(stream_resolve(ctx, hstream), e);
 	if (e->ipc)
-		return ipc_event_wait(stream_resolve(ctx, hstream), e);
+		return ipc_event_wait(s, e);
 	pthread_mutex_lock(&e->lock);
 	wait = (struct timeline_point){ e->syncobj, e->point };
 	source = e->source;
 	pthread_mutex_unlock(&e->lock);
 	if (wait.point == 0)
 		return CUDA_SUCCESS;
-	s = stream_resolve(ctx, hstream);
 	if (s->ctx->dev != e->ctx->dev)
 		return wait_other_device(s, e, wait);
 	res = stream_add_wait(s, &wait);
 	if (res == CUDA_SUCCESS)
 		stream_note_follows(s, &source);
 	return res;
+}
+
+CUDA_EXPORT CUresult cuStreamWaitEvent(CUstream hstream, CUevent e,
+				       unsigned int flags)
+{
+	struct CUctx_st *ctx;
+	CUresult res = event_enter(e, &ctx);
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	if (flags & ~CU_EVENT_WAIT_EXTERNAL)
+		return CUDA_ERROR_INVALID_VALUE;
+	/* Waiting for an event of a capture joins it (enqueue.c). */
+	return stream_enqueue(stream_resolve(ctx, hstream), &(struct stream_op){
+		.type = CU_GRAPH_NODE_TYPE_WAIT_EVENT, .u.event = e,
+		.submit = submit_wait,
+	});
 }

@@ -68,9 +68,8 @@ static CUresult run_node(const struct CUgraphNode_st *n, CUstream stream)
 
 	switch (n->type) {
 	case CU_GRAPH_NODE_TYPE_KERNEL:
-		return launch_packed(n->u.kernel.func, n->u.kernel.grid,
-				     n->u.kernel.block, n->u.kernel.shared,
-				     stream, n->u.kernel.params, 0);
+		return launch_enqueue(stream_resolve(ctx_current(), stream),
+				      &n->u.kernel, 0);
 	case CU_GRAPH_NODE_TYPE_MEMCPY:
 		return cuMemcpy3DAsync(&n->u.memcpy, stream);
 	case CU_GRAPH_NODE_TYPE_MEMSET:

@@ -18,6 +18,7 @@
 #include "api.h"
 #include "alloc_table.h"
 #include "context.h"
+#include "context_hooks.h"
 #include "gem_ref.h"
 #include "ipc.h"
 #include "kmd.h"
@@ -288,7 +289,8 @@ CUDA_EXPORT CUresult cuIpcCloseMemHandle(CUdeviceptr dptr)
 	return res;
 }
 
-void ipc_ctx_destroyed(struct CUctx_st *ctx)
+/* A context goes: forget what it opened (its allocations go with it). */
+static void ipc_ctx_destroyed(struct CUctx_st *ctx)
 {
 	struct opened **link = &opens;
 
@@ -305,3 +307,10 @@ void ipc_ctx_destroyed(struct CUctx_st *ctx)
 	}
 	pthread_mutex_unlock(&ipc_lock);
 }
+
+static const struct ctx_hooks ipc_hooks = {
+	.name = "ipc",
+	.order = CTX_HOOKS_IPC,
+	.teardown = ipc_ctx_destroyed,
+};
+CTX_HOOKS_REGISTER(ipc_hooks)

@@ -44,7 +44,4 @@ CUresult ipc_import(const struct ipc_wire *w, struct vc_device *dev,
 		    uint32_t *handle, uint64_t *size,
 		    struct vc_device **owner);
 
-/* A context goes: forget what it opened (its allocations go with it). */
-void ipc_ctx_destroyed(struct CUctx_st *ctx);
-
 #endif

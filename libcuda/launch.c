@@ -10,8 +10,9 @@
 
 #include "api.h"
 #include "context.h"
+#include "ctx_limits.h"
+#include "enqueue.h"
 #include "launch.h"
-#include "capture.h"
 #include "module.h"
 #include "occupancy.h"
 #include "slots.h"
@@ -231,6 +232,25 @@ CUresult launch_pack_params(const struct CUfunc_st *f, void **params,
 	return res;
 }
 
+static CUresult submit_kernel(struct CUstream_st *s, const struct stream_op *op)
+{
+	const struct graph_kernel *k = &op->u.kernel;
+
+	return launch_packed(k->func, k->grid, k->block, k->shared, s,
+			     k->params, *(const uint32_t *)op->arg);
+}
+
+CUresult launch_enqueue(struct CUstream_st *s, const struct graph_kernel *k,
+			uint32_t flags)
+{
+	struct stream_op op = {
+		.type = CU_GRAPH_NODE_TYPE_KERNEL, .u.kernel = *k,
+		.submit = submit_kernel, .arg = &flags,
+	};
+
+	return stream_enqueue(s, &op);
+}
+
 static CUresult launch_kernel(struct CUfunc_st *f, const uint32_t grid[3],
 			      const uint32_t block[3], unsigned int shared,
 			      CUstream stream, void **params, void **extra,
@@ -247,12 +267,12 @@ static CUresult launch_kernel(struct CUfunc_st *f, const uint32_t grid[3],
 		res = launch_pack_params(f, params, extra, &packed);
 	if (res != CUDA_SUCCESS)
 		return res;
-	if (stream_capturing(stream_resolve(ctx, stream)))
-		res = capture_kernel(stream_resolve(ctx, stream), f, grid, block,
-				     shared, packed);
-	else
-		res = launch_packed(f, grid, block, shared, stream, packed,
-				    flags);
+	res = launch_enqueue(stream_resolve(ctx, stream),
+			     &(struct graph_kernel){
+				.func = f, .grid = { grid[0], grid[1], grid[2] },
+				.block = { block[0], block[1], block[2] },
+				.shared = shared, .params = packed,
+			     }, flags);
 	free(packed);
 	return res;
 }

@@ -39,7 +39,17 @@ struct CUfunc_st;
 CUresult launch_pack_params(const struct CUfunc_st *f, void **params,
 			    void **extra, unsigned char **packed);
 
-/* Launches @f with parameters already packed (graphs replay these). */
+struct CUstream_st;
+struct graph_kernel;
+
+/*
+ * Enqueues a kernel with parameters already packed on @s: launched, or
+ * recorded if @s captures (cuLaunchKernel and graph replay).
+ */
+CUresult launch_enqueue(struct CUstream_st *s, const struct graph_kernel *k,
+			uint32_t flags);
+
+/* Launches @f with parameters already packed, now. */
 CUresult launch_packed(struct CUfunc_st *f, const uint32_t grid[3],
 		       const uint32_t block[3], unsigned int shared,
 		       CUstream stream, const void *packed, uint32_t flags);

@@ -8,6 +8,8 @@
 
 #include "api.h"
 #include "context.h"
+#include "context_hooks.h"
+#include "ctx_limits.h"
 #include "memory.h"
 #include "ptx/ptx.h"
 
@@ -26,10 +28,11 @@ static const size_t default_limits[CTX_LIMITS] = {
 #define PRINTF_FIFO_MIN (512 << 10)
 #define PRINTF_FIFO_ALIGN 256
 
-void ctx_limits_init(struct CUctx_st *ctx)
+static CUresult limits_ctx_init(struct CUctx_st *ctx)
 {
 	for (int i = 0; i < CTX_LIMITS; i++)
 		ctx->limits[i] = default_limits[i];
+	return CUDA_SUCCESS;
 }
 
 /*
@@ -161,3 +164,24 @@ void ctx_flush_printf(struct CUctx_st *ctx)
 		fflush(stdout);
 	}
 }
+
+/* After the kernel context: no kernel writes the buffer any more. */
+static void limits_ctx_release(struct CUctx_st *ctx)
+{
+	if (ctx->printf_fifo)
+		ptx_printf_fifo_destroy(ctx->printf_fifo);
+	if (ctx->heap)
+		ptx_heap_destroy(ctx->heap);
+	ctx->printf_fifo = NULL;
+	ctx->heap = NULL;
+}
+
+/* Kernels' last words are written out before the context goes. */
+static const struct ctx_hooks limits_hooks = {
+	.name = "limits",
+	.order = CTX_HOOKS_LIMITS,
+	.init = limits_ctx_init,
+	.teardown = ctx_flush_printf,
+	.release = limits_ctx_release,
+};
+CTX_HOOKS_REGISTER(limits_hooks)

@@ -19,6 +19,8 @@
 #include "api.h"
 #include "alloc_table.h"
 #include "context.h"
+#include "ctx_limits.h"
+#include "enqueue.h"
 #include "graph_mem.h"
 #include "capture.h"
 #include "memcpy.h"
@@ -233,13 +235,49 @@ bool device_target(struct CUctx_st *ctx, struct CUstream_st *s,
 #define NEED_DEVICE_DST 1u
 #define NEED_DEVICE_SRC 2u
 
+/* What copy_async() learnt of the two sides, for doing the copy. */
+struct copy_sides {
+	struct CUctx_st *ctx;
+	enum range_kind kd, ks;
+};
+
+static CUresult submit_copy(struct CUstream_st *s, const struct stream_op *op)
+{
+	const struct copy_sides *sides = op->arg;
+	uint64_t dst = op->u.memcpy.dstDevice, src = op->u.memcpy.srcDevice;
+	size_t bytes = op->u.memcpy.WidthInBytes;
+	uint64_t point;
+	CUresult res;
+
+	if (sides->kd == RANGE_VISIBLE && sides->ks == RANGE_VISIBLE &&
+	    (dst + bytes <= src || src + bytes <= dst)) {
+		struct drm_vcuda_cmd cmd = {
+			.op = DRM_VCUDA_CMD_COPY,
+			.u.copy = {
+				.src = src, .dst = dst, .width = bytes,
+				.height = 1, .depth = 1,
+			},
+		};
+
+		return stream_submit(s, DRM_VCUDA_ENGINE_COPY, &cmd, 1, NULL,
+				     &point);
+	}
+	res = stream_wait_idle(s);
+	if (res == CUDA_SUCCESS)
+		res = ctx_check_fault(sides->ctx);
+	if (res == CUDA_SUCCESS)
+		memmove((void *)(uintptr_t)dst, (const void *)(uintptr_t)src,
+			bytes);
+	return res;
+}
+
 static CUresult copy_async(uint64_t dst, uint64_t src, size_t bytes,
 			   CUstream hstream, unsigned int need)
 {
+	struct copy_sides sides;
 	struct CUctx_st *ctx;
 	struct CUstream_st *s;
 	enum range_kind kd, ks;
-	uint64_t point;
 	CUresult res = ctx_enter(&ctx);
 
 	if (res != CUDA_SUCCESS || bytes == 0)
@@ -255,35 +293,16 @@ static CUresult copy_async(uint64_t dst, uint64_t src, size_t bytes,
 	    ((need & NEED_DEVICE_SRC) && ks != RANGE_VISIBLE &&
 	     !alloc_known(src) && !captured_graph_mem(s, src, bytes)))
 		return CUDA_ERROR_INVALID_VALUE;
-	if (stream_capturing(s)) {
-		CUDA_MEMCPY3D p = {
+	sides = (struct copy_sides){ ctx, kd, ks };
+	return stream_enqueue(s, &(struct stream_op){
+		.type = CU_GRAPH_NODE_TYPE_MEMCPY,
+		.u.memcpy = {
 			.srcMemoryType = CU_MEMORYTYPE_UNIFIED, .srcDevice = src,
 			.dstMemoryType = CU_MEMORYTYPE_UNIFIED, .dstDevice = dst,
 			.WidthInBytes = bytes, .Height = 1, .Depth = 1,
-		};
-
-		return capture_memcpy(s, &p);
-	}
-	if (kd == RANGE_VISIBLE && ks == RANGE_VISIBLE &&
-	    (dst + bytes <= src || src + bytes <= dst)) {
-		struct drm_vcuda_cmd cmd = {
-			.op = DRM_VCUDA_CMD_COPY,
-			.u.copy = {
-				.src = src, .dst = dst, .width = bytes,
-				.height = 1, .depth = 1,
-			},
-		};
-
-		return stream_submit(s, DRM_VCUDA_ENGINE_COPY, &cmd, 1, NULL,
-				     &point);
-	}
-	res = stream_wait_idle(s);
-	if (res == CUDA_SUCCESS)
-		res = ctx_check_fault(ctx);
-	if (res == CUDA_SUCCESS)
-		memmove((void *)(uintptr_t)dst, (const void *)(uintptr_t)src,
-			bytes);
-	return res;
+		},
+		.submit = submit_copy, .arg = &sides,
+	});
 }
 
 CUDA_EXPORT CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src,
@@ -317,17 +336,24 @@ static const uint32_t fill_flags[] = {
 	[4] = DRM_VCUDA_CMD_FILL_32,
 };
 
+static CUresult submit_memset(struct CUstream_st *s, const struct stream_op *op)
+{
+	const CUDA_MEMSET_NODE_PARAMS *p = &op->u.memset;
+	struct drm_vcuda_cmd cmd = {
+		.op = DRM_VCUDA_CMD_FILL,
+		.flags = fill_flags[p->elementSize],
+		.u.fill = { .dst = p->dst, .width = p->width, .height = 1,
+			    .value = p->value },
+	};
+	uint64_t point;
+
+	return stream_submit(s, DRM_VCUDA_ENGINE_COPY, &cmd, 1, NULL, &point);
+}
+
 static CUresult memset_async(CUdeviceptr dst, uint32_t pattern,
 			     size_t elem_size, size_t count, CUstream hstream)
 {
-	struct drm_vcuda_cmd cmd = {
-		.op = DRM_VCUDA_CMD_FILL,
-		.flags = fill_flags[elem_size],
-		.u.fill = { .dst = dst, .width = count, .height = 1,
-			    .value = pattern },
-	};
 	struct CUctx_st *ctx;
-	uint64_t point;
 	CUresult res = ctx_enter(&ctx);
 
 	if (res != CUDA_SUCCESS || count == 0)
@@ -336,17 +362,15 @@ static CUresult memset_async(CUdeviceptr dst, uint32_t pattern,
 	    !device_target(ctx, stream_resolve(ctx, hstream), dst,
 			   count * elem_size))
 		return CUDA_ERROR_INVALID_VALUE;
-	if (stream_capturing(stream_resolve(ctx, hstream))) {
-		CUDA_MEMSET_NODE_PARAMS p = {
+	return stream_enqueue(stream_resolve(ctx, hstream), &(struct stream_op){
+		.type = CU_GRAPH_NODE_TYPE_MEMSET,
+		.u.memset = {
 			.dst = dst, .value = pattern,
 			.elementSize = (unsigned int)elem_size,
 			.width = count, .height = 1,
-		};
-
-		return capture_memset(stream_resolve(ctx, hstream), &p);
-	}
-	return stream_submit(stream_resolve(ctx, hstream), DRM_VCUDA_ENGINE_COPY,
-			     &cmd, 1, NULL, &point);
+		},
+		.submit = submit_memset,
+	});
 }
 
 CUDA_EXPORT CUresult cuMemsetD8Async(CUdeviceptr dst, unsigned char value,

@@ -13,7 +13,8 @@
 #include "api.h"
 #include "array.h"
 #include "context.h"
-#include "capture.h"
+#include "ctx_limits.h"
+#include "enqueue.h"
 #include "memcpy.h"
 #include "stream.h"
 
@@ -170,40 +171,27 @@ static int ranges_overlap(uint64_t a, uint64_t alen, uint64_t b, uint64_t blen)
 	return a < b + blen && b < a + alen;
 }
 
-/*
- * Runs @b on @hstream (asynchronously when @async), or on the legacy
- * default stream after the whole context (synchronous calls).
- */
-static CUresult run_box(const struct copy_box *b, CUstream hstream, int async)
-{
+/* A box to copy, with what run_box() learnt of its two sides. */
+struct box_job {
 	struct CUctx_st *ctx;
-	struct CUstream_st *s;
-	uint64_t slen, dlen, point;
+	const struct copy_box *b;
+	uint64_t slen, dlen;
 	enum range_kind ks, kd;
-	CUresult res = ctx_enter(&ctx);
+};
 
-	if (res != CUDA_SUCCESS || !b->width || !b->height || !b->depth)
-		return res;
-	slen = extent(b->src_pitch, b->src_slice, b);
-	dlen = extent(b->dst_pitch, b->dst_slice, b);
-	ks = classify(ctx, b->src, slen);
-	kd = classify(ctx, b->dst, dlen);
-	if (ks == RANGE_INVALID || kd == RANGE_INVALID)
-		return CUDA_ERROR_INVALID_VALUE;
-	s = stream_resolve(ctx, hstream);
-	if (async && stream_capturing(s))
-		return capture_memcpy(s, &(CUDA_MEMCPY3D){
-			.srcMemoryType = CU_MEMORYTYPE_UNIFIED, .srcDevice = b->src,
-			.srcPitch = b->src_pitch,
-			.srcHeight = b->src_pitch ? b->src_slice / b->src_pitch : 0,
-			.dstMemoryType = CU_MEMORYTYPE_UNIFIED, .dstDevice = b->dst,
-			.dstPitch = b->dst_pitch,
-			.dstHeight = b->dst_pitch ? b->dst_slice / b->dst_pitch : 0,
-			.WidthInBytes = b->width, .Height = b->height,
-			.Depth = b->depth,
-		});
-	if (async && ks == RANGE_VISIBLE && kd == RANGE_VISIBLE &&
-	    !ranges_overlap(b->src, slen, b->dst, dlen)) {
+/*
+ * Copies on @s (asynchronously when @async: the copy engine if it can),
+ * or after the whole context (synchronous calls), on the CPU otherwise.
+ */
+static CUresult copy_box_now(const struct box_job *j, struct CUstream_st *s,
+			     int async)
+{
+	const struct copy_box *b = j->b;
+	uint64_t point;
+	CUresult res;
+
+	if (async && j->ks == RANGE_VISIBLE && j->kd == RANGE_VISIBLE &&
+	    !ranges_overlap(b->src, j->slen, b->dst, j->dlen)) {
 		struct drm_vcuda_cmd cmd = {
 			.op = DRM_VCUDA_CMD_COPY,
 			.u.copy = {
@@ -220,14 +208,56 @@ static CUresult run_box(const struct copy_box *b, CUstream hstream, int async)
 		return stream_submit(s, DRM_VCUDA_ENGINE_COPY, &cmd, 1, NULL,
 				     &point);
 	}
-	res = async ? stream_wait_idle(s) : ctx_synchronize(ctx);
+	res = async ? stream_wait_idle(s) : ctx_synchronize(j->ctx);
 	if (!async)
-		ctx_flush_printf(ctx);
+		ctx_flush_printf(j->ctx);
 	if (res == CUDA_SUCCESS)
-		res = ctx_check_fault(ctx);
+		res = ctx_check_fault(j->ctx);
 	if (res == CUDA_SUCCESS)
 		copy_box_cpu(b);
 	return res;
+}
+
+static CUresult submit_box(struct CUstream_st *s, const struct stream_op *op)
+{
+	return copy_box_now(op->arg, s, 1);
+}
+
+/*
+ * Runs @b on @hstream (asynchronously when @async), or on the legacy
+ * default stream after the whole context (synchronous calls).
+ */
+static CUresult run_box(const struct copy_box *b, CUstream hstream, int async)
+{
+	struct box_job job = { .b = b };
+	struct CUstream_st *s;
+	CUresult res = ctx_enter(&job.ctx);
+
+	if (res != CUDA_SUCCESS || !b->width || !b->height || !b->depth)
+		return res;
+	job.slen = extent(b->src_pitch, b->src_slice, b);
+	job.dlen = extent(b->dst_pitch, b->dst_slice, b);
+	job.ks = classify(job.ctx, b->src, job.slen);
+	job.kd = classify(job.ctx, b->dst, job.dlen);
+	if (job.ks == RANGE_INVALID || job.kd == RANGE_INVALID)
+		return CUDA_ERROR_INVALID_VALUE;
+	s = stream_resolve(job.ctx, hstream);
+	if (!async)
+		return copy_box_now(&job, s, 0);
+	return stream_enqueue(s, &(struct stream_op){
+		.type = CU_GRAPH_NODE_TYPE_MEMCPY,
+		.u.memcpy = {
+			.srcMemoryType = CU_MEMORYTYPE_UNIFIED, .srcDevice = b->src,
+			.srcPitch = b->src_pitch,
+			.srcHeight = b->src_pitch ? b->src_slice / b->src_pitch : 0,
+			.dstMemoryType = CU_MEMORYTYPE_UNIFIED, .dstDevice = b->dst,
+			.dstPitch = b->dst_pitch,
+			.dstHeight = b->dst_pitch ? b->dst_slice / b->dst_pitch : 0,
+			.WidthInBytes = b->width, .Height = b->height,
+			.Depth = b->depth,
+		},
+		.submit = submit_box, .arg = &job,
+	});
 }
 
 CUDA_EXPORT CUresult cuMemcpy2D(const CUDA_MEMCPY2D *p)
@@ -286,12 +316,29 @@ static void fill_rows_cpu(uint64_t dst, size_t pitch, uint32_t value,
 	}
 }
 
+static CUresult submit_fill_2d(struct CUstream_st *s,
+			      const struct stream_op *op)
+{
+	const CUDA_MEMSET_NODE_PARAMS *p = &op->u.memset;
+	struct drm_vcuda_cmd cmd = {
+		.op = DRM_VCUDA_CMD_FILL,
+		.flags = fill_2d_flags[p->elementSize],
+		.u.fill = { .dst = p->dst, .width = p->width,
+			    .height = p->height,
+			    .pitch = p->height > 1 ? p->pitch : 0,
+			    .value = p->value },
+	};
+	uint64_t point;
+
+	return stream_submit(s, DRM_VCUDA_ENGINE_COPY, &cmd, 1, NULL, &point);
+}
+
 static CUresult memset_2d(CUdeviceptr dst, size_t pitch, uint32_t value,
 			  size_t elem, size_t width, size_t height,
 			  CUstream hstream, int async)
 {
 	struct CUctx_st *ctx;
-	uint64_t len, point;
+	uint64_t len;
 	CUresult res = ctx_enter(&ctx);
 
 	if (res != CUDA_SUCCESS || !width || !height)
@@ -302,26 +349,18 @@ static CUresult memset_2d(CUdeviceptr dst, size_t pitch, uint32_t value,
 	if (!device_target(ctx, async ? stream_resolve(ctx, hstream) : NULL,
 			   dst, len))
 		return CUDA_ERROR_INVALID_VALUE;
-	if (async && stream_capturing(stream_resolve(ctx, hstream)))
-		return capture_memset(stream_resolve(ctx, hstream),
-				      &(CUDA_MEMSET_NODE_PARAMS){
-					.dst = dst, .pitch = pitch,
-					.value = value,
-					.elementSize = (unsigned int)elem,
-					.width = width, .height = height,
+	if (async)
+		return stream_enqueue(stream_resolve(ctx, hstream),
+				      &(struct stream_op){
+					.type = CU_GRAPH_NODE_TYPE_MEMSET,
+					.u.memset = {
+						.dst = dst, .pitch = pitch,
+						.value = value,
+						.elementSize = (unsigned int)elem,
+						.width = width, .height = height,
+					},
+					.submit = submit_fill_2d,
 				      });
-	if (async) {
-		struct drm_vcuda_cmd cmd = {
-			.op = DRM_VCUDA_CMD_FILL,
-			.flags = fill_2d_flags[elem],
-			.u.fill = { .dst = dst, .width = width, .height = height,
-				    .pitch = height > 1 ? pitch : 0,
-				    .value = value },
-		};
-
-		return stream_submit(stream_resolve(ctx, hstream),
-				     DRM_VCUDA_ENGINE_COPY, &cmd, 1, NULL, &point);
-	}
 	res = ctx_synchronize(ctx);
 	if (res == CUDA_SUCCESS)
 		fill_rows_cpu(dst, pitch, value, elem, width, height);

@@ -9,6 +9,7 @@
 
 #include "api.h"
 #include "context.h"
+#include "context_hooks.h"
 #include "gem_ref.h"
 #include "hostmap.h"
 #include "kmd.h"
@@ -318,3 +319,26 @@ CUDA_EXPORT CUresult cuMemAllocPitch(CUdeviceptr *dptr, size_t *pitch,
 	*pitch = row;
 	return cuMemAlloc(dptr, row * height);
 }
+
+/* What the context's code did not free, it frees now. */
+static void memory_ctx_teardown(struct CUctx_st *ctx)
+{
+	struct vc_alloc alloc;
+
+	while (alloc_table_take_any(ctx, &alloc))
+		mem_release(&alloc);
+}
+
+static void memory_ctx_release(struct CUctx_st *ctx)
+{
+	range_snapshot_put(ctx->ranges);
+	ctx->ranges = NULL;
+}
+
+static const struct ctx_hooks memory_hooks = {
+	.name = "memory",
+	.order = CTX_HOOKS_MEMORY,
+	.teardown = memory_ctx_teardown,
+	.release = memory_ctx_release,
+};
+CTX_HOOKS_REGISTER(memory_hooks)

@@ -17,7 +17,7 @@
 
 #include "api.h"
 #include "alloc_table.h"
-#include "capture.h"
+#include "enqueue.h"
 #include "context.h"
 #include "devmap.h"
 #include "gem_ref.h"
@@ -324,6 +324,12 @@ void mempool_stream_gone(struct CUstream_st *s)
 
 /* --- API --- */
 
+static CUresult submit_alloc(struct CUstream_st *s, const struct stream_op *op)
+{
+	return mempool_alloc(op->u.alloc.pool, op->u.alloc.size, s,
+			     op->u.alloc.va);
+}
+
 static CUresult alloc_on(CUdeviceptr *dptr, size_t size, CUmemoryPool pool,
 			 CUstream hstream, bool from_current)
 {
@@ -351,10 +357,11 @@ static CUresult alloc_on(CUdeviceptr *dptr, size_t size, CUmemoryPool pool,
 	pthread_mutex_unlock(&pools_lock);
 	if (res != CUDA_SUCCESS)
 		return res;
-	if (stream_capturing(s))
-		res = graph_mem_capture_alloc(s, size, pool, &va);
-	else
-		res = mempool_alloc(pool, size, s, &va);
+	res = stream_enqueue(s, &(struct stream_op){
+		.type = CU_GRAPH_NODE_TYPE_MEM_ALLOC,
+		.u.alloc = { .size = size, .pool = pool, .va = &va },
+		.submit = submit_alloc,
+	});
 	if (res == CUDA_SUCCESS)
 		*dptr = va;
 	return res;
@@ -386,19 +393,12 @@ static CUresult free_plain(const struct vc_alloc *a, struct CUstream_st *s)
 	return res == CUDA_SUCCESS ? mem_free(a->va) : res;
 }
 
-CUDA_EXPORT CUresult cuMemFreeAsync(CUdeviceptr dptr, CUstream hstream)
+/* Frees @op->u.mem_free in @s's order, as its kind of memory says. */
+static CUresult submit_free(struct CUstream_st *s, const struct stream_op *op)
 {
-	struct CUstream_st *s;
-	struct CUctx_st *ctx;
 	struct vc_alloc a;
-	CUresult res = ctx_enter(&ctx);
 
-	if (res != CUDA_SUCCESS || !dptr)
-		return res;
-	s = stream_resolve(ctx, hstream);
-	if (stream_capturing(s))
-		return graph_mem_capture_free(s, dptr);
-	if (!alloc_table_find(dptr, &a) || a.va != dptr)
+	if (!alloc_table_find(op->u.mem_free, &a) || a.va != op->u.mem_free)
 		return CUDA_ERROR_INVALID_VALUE;
 	switch (a.kind) {
 	case ALLOC_POOL:
@@ -413,6 +413,19 @@ CUDA_EXPORT CUresult cuMemFreeAsync(CUdeviceptr dptr, CUstream hstream)
 	default:
 		return CUDA_ERROR_INVALID_VALUE;
 	}
+}
+
+CUDA_EXPORT CUresult cuMemFreeAsync(CUdeviceptr dptr, CUstream hstream)
+{
+	struct CUctx_st *ctx;
+	CUresult res = ctx_enter(&ctx);
+
+	if (res != CUDA_SUCCESS || !dptr)
+		return res;
+	return stream_enqueue(stream_resolve(ctx, hstream), &(struct stream_op){
+		.type = CU_GRAPH_NODE_TYPE_MEM_FREE, .u.mem_free = dptr,
+		.submit = submit_free,
+	});
 }
 
 CUDA_EXPORT CUresult cuMemPoolTrimTo(CUmemoryPool pool, size_t keep)

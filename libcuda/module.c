@@ -13,6 +13,8 @@
 #include "file.h"
 #include "link_image.h"
 #include "context.h"
+#include "context_hooks.h"
+#include "ctx_limits.h"
 #include "memory.h"
 #include "module.h"
 #include "ptx/fatbin.h"
@@ -226,7 +228,7 @@ void module_unload(struct CUmod_st *mod)
 	free_module(mod);
 }
 
-void modules_unload_all(struct CUctx_st *ctx)
+static void modules_unload_all(struct CUctx_st *ctx)
 {
 	while (ctx->modules)
 		module_unload(ctx->modules);
@@ -405,3 +407,10 @@ CUDA_EXPORT CUresult cuModuleLoad(CUmodule *module, const char *path)
 	free(image);
 	return res;
 }
+
+static const struct ctx_hooks modules_hooks = {
+	.name = "modules",
+	.order = CTX_HOOKS_MODULES,
+	.teardown = modules_unload_all,
+};
+CTX_HOOKS_REGISTER(modules_hooks)

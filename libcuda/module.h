@@ -51,7 +51,6 @@ struct CUmod_st {
 CUresult module_load(struct CUctx_st *ctx, const void *image, size_t size,
 		     struct CUmod_st **out, char *log, size_t log_len);
 void module_unload(struct CUmod_st *mod);
-void modules_unload_all(struct CUctx_st *ctx);
 
 CUresult module_get_function(struct CUmod_st *mod, const char *name,
 			     struct CUfunc_st **out);

@@ -19,6 +19,7 @@
 #include "alloc_table.h"
 #include "binding.h"
 #include "context.h"
+#include "context_hooks.h"
 #include "peer.h"
 
 static pthread_mutex_t peer_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -106,7 +107,8 @@ static void drop_locked(struct CUctx_st *user, struct CUctx_st *peer)
 	ctx_unbind_source(user, peer);
 }
 
-void peer_ctx_destroyed(struct CUctx_st *ctx)
+/* A context goes: it stops using peers and peers stop using it. */
+static void peer_ctx_destroyed(struct CUctx_st *ctx)
 {
 	pthread_mutex_lock(&peer_lock);
 	while (ctx->npeers)
@@ -227,3 +229,10 @@ CUDA_EXPORT CUresult cuDeviceGetP2PAttribute(int *value,
 		return CUDA_ERROR_INVALID_VALUE;
 	}
 }
+
+static const struct ctx_hooks peer_hooks = {
+	.name = "peer",
+	.order = CTX_HOOKS_PEER,
+	.teardown = peer_ctx_destroyed,
+};
+CTX_HOOKS_REGISTER(peer_hooks)

@@ -19,9 +19,6 @@ struct vc_alloc;
 void peer_alloc_added(const struct vc_alloc *alloc);
 void peer_alloc_removed(const struct vc_alloc *alloc);
 
-/* A context goes: it stops using peers and peers stop using it. */
-void peer_ctx_destroyed(struct CUctx_st *ctx);
-
 /* Whether two devices can reach each other's memory. */
 bool peer_devices_can_access(int dev, int peer);
 

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "context.h"
+#include "context_hooks.h"
 #include "memory.h"
 #include "slots.h"
 
@@ -72,7 +73,7 @@ void slot_free(struct CUctx_st *ctx, uint64_t va)
 	pthread_mutex_unlock(&ctx->slots_lock);
 }
 
-void slots_release_all(struct CUctx_st *ctx)
+static void slots_release_all(struct CUctx_st *ctx)
 {
 	while (ctx->slots) {
 		struct slot_page *page = ctx->slots;
@@ -81,3 +82,24 @@ void slots_release_all(struct CUctx_st *ctx)
 		free(page);
 	}
 }
+
+static CUresult slots_ctx_init(struct CUctx_st *ctx)
+{
+	pthread_mutex_init(&ctx->slots_lock, NULL);
+	return CUDA_SUCCESS;
+}
+
+/* After the kernel context: the pages' memory went with it. */
+static void slots_ctx_release(struct CUctx_st *ctx)
+{
+	slots_release_all(ctx);
+	pthread_mutex_destroy(&ctx->slots_lock);
+}
+
+static const struct ctx_hooks slots_hooks = {
+	.name = "slots",
+	.order = CTX_HOOKS_SLOTS,
+	.init = slots_ctx_init,
+	.release = slots_ctx_release,
+};
+CTX_HOOKS_REGISTER(slots_hooks)

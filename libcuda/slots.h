@@ -17,6 +17,5 @@ struct slot_page;
 CUresult slot_alloc(struct CUctx_st *ctx, uint64_t *va);
 void slot_free(struct CUctx_st *ctx, uint64_t va);
 /* Forgets the pages (their memory goes with the context's allocations). */
-void slots_release_all(struct CUctx_st *ctx);
 
 #endif

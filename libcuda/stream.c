@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Streams and their API.
+ * Streams and their API, and synchronizing a context (all its streams).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -9,6 +9,8 @@
 #include "api.h"
 #include "capture.h"
 #include "context.h"
+#include "context_hooks.h"
+#include "ctx_limits.h"
 #include "kmd.h"
 #include "graph_mem.h"
 #include "launch.h"
@@ -364,6 +366,24 @@ void stream_destroy(struct CUstream_st *s)
 	free(s);
 }
 
+CUresult ctx_synchronize(struct CUctx_st *ctx)
+{
+	CUresult res = CUDA_SUCCESS;
+	struct CUstream_st *s;
+
+	/* Streams are only unlinked by their owner; walking is safe. */
+	pthread_mutex_lock(&ctx->lock);
+	s = ctx->streams;
+	pthread_mutex_unlock(&ctx->lock);
+	for (; s; s = s->next) {
+		CUresult r = stream_wait_idle(s);
+
+		if (res == CUDA_SUCCESS)
+			res = r;
+	}
+	return res != CUDA_SUCCESS ? res : ctx_check_fault(ctx);
+}
+
 struct CUstream_st *stream_resolve(struct CUctx_st *ctx, CUstream handle)
 {
 	/*
@@ -436,6 +456,28 @@ CUDA_EXPORT CUresult cuStreamSynchronize(CUstream handle)
 	return res != CUDA_SUCCESS ? res : ctx_check_fault(ctx);
 }
 
+CUDA_EXPORT CUresult cuCtxSynchronize_v2(CUcontext ctx)
+{
+	CUresult res = driver_check_init();
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	if (!ctx)
+		ctx = ctx_current();
+	if (!ctx)
+		return CUDA_ERROR_INVALID_CONTEXT;
+	res = ctx_synchronize(ctx);
+	ctx_flush_printf(ctx);
+	/* Pools give memory back at synchronizations (their threshold). */
+	mempool_release_idle();
+	return res;
+}
+
+CUDA_EXPORT CUresult cuCtxSynchronize(void)
+{
+	return cuCtxSynchronize_v2(NULL);
+}
+
 CUDA_EXPORT CUresult cuStreamQuery(CUstream handle)
 {
 	struct CUctx_st *ctx;
@@ -499,3 +541,23 @@ CUDA_EXPORT CUresult cuCtxGetStreamPriorityRange(int *least, int *greatest)
 		*greatest = PRIORITY_GREATEST;
 	return CUDA_SUCCESS;
 }
+
+static CUresult streams_ctx_init(struct CUctx_st *ctx)
+{
+	return stream_create(ctx, 0, 0, &ctx->null_stream);
+}
+
+static void streams_ctx_teardown(struct CUctx_st *ctx)
+{
+	while (ctx->streams)
+		stream_destroy(ctx->streams);
+	ctx->null_stream = NULL;
+}
+
+static const struct ctx_hooks streams_hooks = {
+	.name = "streams",
+	.order = CTX_HOOKS_STREAMS,
+	.init = streams_ctx_init,
+	.teardown = streams_ctx_teardown,
+};
+CTX_HOOKS_REGISTER(streams_hooks)

@@ -32,7 +32,7 @@
 
 #include "api.h"
 #include "context.h"
-#include "export_table.h"
+#include "context_hooks.h"
 #include "integrity.h"
 
 /* In init.c: logs @name once and returns CUDA_ERROR_NOT_SUPPORTED. */
@@ -211,7 +211,7 @@ static CUresult storage_get(void **value, CUcontext ctx, void *key)
 	return e ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
 }
 
-void context_storage_release(struct CUctx_st *ctx)
+static void context_storage_release(struct CUctx_st *ctx)
 {
 	for (;;) {
 		struct storage_entry *e = NULL;
@@ -233,6 +233,14 @@ void context_storage_release(struct CUctx_st *ctx)
 		free(e);
 	}
 }
+
+/* The runtime's per-context state goes, destructors run, with the context. */
+static const struct ctx_hooks storage_hooks = {
+	.name = "context storage",
+	.order = CTX_HOOKS_STORAGE,
+	.teardown = context_storage_release,
+};
+CTX_HOOKS_REGISTER(storage_hooks)
 
 /* No size word: the runtime knows this table's length. */
 static const void *const storage_table[4] = {
