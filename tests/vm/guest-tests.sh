@@ -26,4 +26,5 @@ run_check "cross-device stream waits" env LD_LIBRARY_PATH=$B/lib \
 	$B/tests/api-shared/cross_device_wait
 run_tap "vcuda-smi" tests/smi/run-smi-tests.sh
 run_tap "libnvidia-ml.so.1 and its clients" tests/nvml/run-nvml-tests.sh
+tests/python/run-python-tests.sh
 tests/vm/run-samples.sh
