@@ -69,6 +69,41 @@ static void link_two(void)
 	cuModuleUnload(mod);
 }
 
+/*
+ * The linked image loaded as a library (cuda.core, and so numba-cuda,
+ * load cuLinkComplete's cubin so), its kernel launched as a CUkernel.
+ */
+static void link_to_library(void)
+{
+	CUlinkState st;
+	void *image = NULL;
+	size_t size = 0;
+	CUlibrary lib;
+	CUkernel k;
+	CUdeviceptr out;
+	unsigned int v = 50, result = 0;
+	void *args[] = { &out, &v };
+
+	SHOW("cuLinkCreate", cuLinkCreate(0, NULL, NULL, &st));
+	cuLinkAddData(st, CU_JIT_INPUT_PTX, (void *)calls_twice,
+		      sizeof(calls_twice), "calls", 0, NULL, NULL);
+	cuLinkAddData(st, CU_JIT_INPUT_PTX, (void *)defines_twice,
+		      sizeof(defines_twice), "defines", 0, NULL, NULL);
+	SHOW("cuLinkComplete", cuLinkComplete(st, &image, &size));
+	SHOW("cuLibraryLoadData(linked)",
+	     cuLibraryLoadData(&lib, image, NULL, NULL, 0, NULL, NULL, 0));
+	SHOW("cuLinkDestroy", cuLinkDestroy(st));
+	SHOW("cuLibraryGetKernel", cuLibraryGetKernel(&k, lib, "doubled"));
+	cuMemAlloc(&out, 4);
+	SHOW("cuLaunchKernel(CUkernel)",
+	     cuLaunchKernel((CUfunction)k, 1, 1, 1, 1, 1, 1, 0, NULL, args, NULL));
+	SHOW("cuCtxSynchronize", cuCtxSynchronize());
+	cuMemcpyDtoH(&result, out, 4);
+	printf("result = %u\n", result);
+	cuMemFree(out);
+	SHOW("cuLibraryUnload", cuLibraryUnload(lib));
+}
+
 static void link_errors(void)
 {
 	char error_log[4096] = "";
@@ -105,6 +140,7 @@ int main(void)
 	cuDevicePrimaryCtxRetain(&ctx, 0);
 	cuCtxSetCurrent(ctx);
 	link_two();
+	link_to_library();
 	link_errors();
 	return 0;
 }
