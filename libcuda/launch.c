@@ -381,7 +381,7 @@ CUDA_EXPORT CUresult cuFuncGetAttribute(int *value, CUfunction_attribute attr,
 		*value = f->info.static_shared_size;
 		return CUDA_SUCCESS;
 	case CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES:
-		*value = 0;
+		*value = (int)f->info.const_size;
 		return CUDA_SUCCESS;
 	case CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES:
 		*value = f->info.local_size;

@@ -14,6 +14,7 @@
  * through function_checked()). When a context goes, its
  * modules go with it and tell their library (library_forget_module()).
  */
+#include <elf.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -23,6 +24,7 @@
 #include "api.h"
 #include "context.h"
 #include "file.h"
+#include "link_image.h"
 #include "module.h"
 
 /* A library's kernel's function in one context. */
@@ -57,6 +59,26 @@ struct CUlib_st {
 
 #define FATBIN_MAGIC 0xba55ed50u
 #define WRAPPER_MAGIC 0x466243b1u
+#define ELF_MAGIC 0x464c457fu		/* "\x7fELF" */
+
+/* The size of the image at @code, from its header (PTX: its text). */
+static size_t image_size(const void *code)
+{
+	uint32_t magic = *(const uint32_t *)code;
+
+	switch (magic) {
+	case FATBIN_MAGIC:
+		return 16 + ((const uint64_t *)code)[1];
+	case LINK_IMAGE_MAGIC:	/* cuLinkComplete's */
+		return ((const struct link_image_header *)code)->size;
+	case ELF_MAGIC:
+		/* a cubin, SASS only: its header is all loading reads,
+		 * to refuse it (CUDA_ERROR_NO_BINARY_FOR_GPU) */
+		return sizeof(Elf64_Ehdr);
+	default:
+		return strlen(code) + 1;	/* PTX text */
+	}
+}
 
 static CUresult keep_image(struct CUlib_st *lib, const void *code, int preserved)
 {
@@ -68,10 +90,7 @@ static CUresult keep_image(struct CUlib_st *lib, const void *code, int preserved
 		lib->image = code;
 		return CUDA_SUCCESS;
 	}
-	if (magic == FATBIN_MAGIC)
-		size = 16 + ((const uint64_t *)code)[1];
-	else
-		size = strlen(code) + 1;	/* PTX text */
+	size = image_size(code);
 	lib->owned_image = malloc(size);
 	if (!lib->owned_image)
 		return CUDA_ERROR_OUT_OF_MEMORY;

@@ -33,6 +33,7 @@ struct CUlinkState_st {
 	char *info_log;
 	size_t info_log_size;
 	float *wall_time;
+	unsigned int max_registers;	/* CU_JIT_MAX_REGISTERS, or 0 */
 	void *image;			/* cuLinkComplete's output */
 };
 
@@ -53,6 +54,9 @@ static void read_options(struct CUlinkState_st *st, unsigned int n,
 			break;
 		case CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES:
 			st->info_log_size = (size_t)(uintptr_t)values[i];
+			break;
+		case CU_JIT_MAX_REGISTERS:
+			st->max_registers = (unsigned int)(uintptr_t)values[i];
 			break;
 		case CU_JIT_WALL_TIME:
 			st->wall_time = (float *)&values[i];
@@ -209,7 +213,8 @@ static void *build_image(const struct CUlinkState_st *st, size_t *size)
 	if (!h)
 		return NULL;
 	*h = (struct link_image_header){ LINK_IMAGE_MAGIC, LINK_IMAGE_VERSION,
-					 (uint32_t)st->count, 0, total };
+					 (uint32_t)st->count, st->max_registers,
+					 total };
 	e = (struct link_image_entry *)(h + 1);
 	p = (char *)(e + st->count);
 	for (size_t i = 0; i < st->count; i++) {

@@ -17,7 +17,7 @@ struct link_image_header {
 	uint32_t magic;
 	uint32_t version;
 	uint32_t count;
-	uint32_t pad;
+	uint32_t max_registers;		/* cuLinkCreate's CU_JIT_MAX_REGISTERS, or 0 */
 	uint64_t size;			/* of the whole image */
 };
 

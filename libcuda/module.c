@@ -111,6 +111,9 @@ static CUresult build_from_link_image(struct CUmod_st *mod, const void *image,
 
 	if (res != CUDA_SUCCESS)
 		return res;
+	/* the register limit the link was given holds for its image */
+	mod->max_registers =
+		((const struct link_image_header *)image)->max_registers;
 	ps = ptx_program_build(sources, count, &mod->program, log, log_len);
 	if (ps == PTX_OK)
 		ps = ptx_program_place_variables(mod->program, alloc_variable,
@@ -310,9 +313,13 @@ CUDA_EXPORT CUresult cuModuleLoadDataEx(CUmodule *module, const void *image,
 		return CUDA_ERROR_INVALID_VALUE;
 	jit_log_options(num_options, options, values, &log, &log_len);
 	res = module_load(ctx, image, 0, module, log, log_len);
-	if (res == CUDA_SUCCESS)
-		(*module)->max_registers =
-			jit_max_registers(num_options, options, values);
+	if (res == CUDA_SUCCESS) {
+		unsigned int max = jit_max_registers(num_options, options,
+						     values);
+
+		if (max)	/* else a link image's own limit stands */
+			(*module)->max_registers = max;
+	}
 	return res;
 }
 

@@ -8,6 +8,7 @@
 include $(TOP)/tests/api/api.mk
 include $(TOP)/tests/export/export.mk
 include $(TOP)/tests/bench/bench.mk
+include $(TOP)/tests/python/python.mk
 
 # Sample programs: our own CUDA programs, built by nvcc as cuda-samples
 # are, and run against our libraries through LD_LIBRARY_PATH: once with

@@ -7,10 +7,14 @@
 deps:
 	@$(TOP)/tools/install-deps
 	@$(TOP)/tools/install-pydeps $(PYDEPS)
+	@$(TOP)/tools/install-pydeps $(NUMBA_PYDEPS) $(TOP)/tools/numba/requirements.txt
 
 # Python packages, pinned (tools/nvml/requirements.txt): NVIDIA's nvml.h,
 # and the NVML clients the tests run in the VM.
 PYDEPS := $(B)/py
+# cuda-python and numba-cuda (tools/numba/requirements.txt), which the
+# CUDA Python tests run in the VM.
+NUMBA_PYDEPS := $(B)/numba
 
 LINUX_SOURCE_TAR ?= /usr/src/linux-source-6.12.tar.xz
 KSRC := $(B)/linux-source

@@ -494,6 +494,9 @@ enum fatbin_status fatbin_collect_ptx(const void *image, size_t image_size,
 				    &elves, err, err_len);
 	else if (looks_like_ptx(p, image_size))
 		return collect_raw_ptx(p, image_size, out, err, err_len);
+	else if (rd32(p) == ELF_MAGIC)	/* a cubin: SASS, no PTX */
+		return fail(FATBIN_NO_PTX, err, err_len,
+			    "an ELF cubin holds SASS only, no PTX");
 	else
 		st = fail(FATBIN_INVALID, err, err_len,
 			  "unknown image magic 0x%08x", rd32(p));

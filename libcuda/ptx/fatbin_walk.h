@@ -27,6 +27,7 @@
 
 #define FATBIN_WRAPPER_MAGIC 0x466243B1u
 #define FATBIN_CONTAINER_MAGIC 0xBA55ED50u
+#define ELF_MAGIC 0x464C457Fu		/* "\x7fELF": a cubin on its own */
 
 enum {
 	FATBIN_KIND_PTX = 1,

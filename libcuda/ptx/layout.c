@@ -51,20 +51,27 @@ struct reach {
 	bool *seen;			/* by program id */
 	uint32_t nfuncs;
 	struct vec shared;		/* struct ir_sym * (defs) */
+	struct vec consts;		/* .const variables used (defs) */
 	bool indirect;			/* some call goes through a register */
 	bool reserved_smem;		/* reads %reserved_smem_offset_* */
 };
 
-static bool note_shared(struct reach *r, struct ir_sym *s)
+/* Adds @s to the set @v of variables, once. */
+static bool note_var(struct vec *v, struct ir_sym *s)
 {
-	for (size_t i = 0; i < r->shared.len; i++)
-		if (VEC_AT(r->shared, struct ir_sym *, i) == s)
+	for (size_t i = 0; i < v->len; i++)
+		if (VEC_AT(*v, struct ir_sym *, i) == s)
 			return true;
-	struct ir_sym **slot = vec_push(&r->shared, sizeof(*slot));
+	struct ir_sym **slot = vec_push(v, sizeof(*slot));
 	if (!slot)
 		return false;
 	*slot = s;
 	return true;
+}
+
+static bool note_shared(struct reach *r, struct ir_sym *s)
+{
+	return note_var(&r->shared, s);
 }
 
 static bool note_sym(struct reach *r, struct ir_sym *s)
@@ -79,6 +86,8 @@ static bool note_sym(struct reach *r, struct ir_sym *s)
 		}
 		return true;
 	}
+	if (s->space == SPACE_CONST)
+		return note_var(&r->consts, s);
 	return s->space != SPACE_SHARED || note_shared(r, s);
 }
 
@@ -150,6 +159,23 @@ static bool collect_reachable(struct ptx_kernel *k, struct reach *r)
 		}
 	}
 	return true;
+}
+
+/*
+ * The user constant memory the kernel uses: its .const variables, laid
+ * out one after the other as in a constant bank
+ * (CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES).
+ */
+static void size_consts(struct ptx_kernel *k, const struct reach *r)
+{
+	uint64_t off = 0;
+
+	for (size_t i = 0; i < r->consts.len; i++) {
+		const struct ir_sym *s = VEC_AT(r->consts, struct ir_sym *, i);
+
+		off = ALIGN_UP(off, s->align ? s->align : 1) + s->size;
+	}
+	k->info.const_size = (uint32_t)off;
 }
 
 static bool layout_shared(struct ptx_kernel *k, struct reach *r)
@@ -383,9 +409,12 @@ bool layout_kernel(struct ptx_kernel *k, struct msgbuf *log, int *status)
 		  layout_shared(k, &r) && layout_frames(k, &r) &&
 		  layout_stack(k);
 	k->layout.reserved_smem = r.reserved_smem;
+	if (ok)
+		size_consts(k, &r);
 	free(r.funcs);
 	free(r.seen);
 	vec_free(&r.shared);
+	vec_free(&r.consts);
 	if (!ok) {
 		msg_printf(log, "out of memory laying out %s", k->sym->name);
 		*status = PTX_ERR_NO_MEMORY;

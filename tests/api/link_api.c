@@ -69,6 +69,73 @@ static void link_two(void)
 	cuModuleUnload(mod);
 }
 
+/*
+ * The linked image loaded as a library (cuda.core, and so numba-cuda,
+ * load cuLinkComplete's cubin so), its kernel launched as a CUkernel.
+ */
+static void link_to_library(void)
+{
+	CUlinkState st;
+	void *image = NULL;
+	size_t size = 0;
+	CUlibrary lib;
+	CUkernel k;
+	CUdeviceptr out;
+	unsigned int v = 50, result = 0;
+	void *args[] = { &out, &v };
+
+	SHOW("cuLinkCreate", cuLinkCreate(0, NULL, NULL, &st));
+	cuLinkAddData(st, CU_JIT_INPUT_PTX, (void *)calls_twice,
+		      sizeof(calls_twice), "calls", 0, NULL, NULL);
+	cuLinkAddData(st, CU_JIT_INPUT_PTX, (void *)defines_twice,
+		      sizeof(defines_twice), "defines", 0, NULL, NULL);
+	SHOW("cuLinkComplete", cuLinkComplete(st, &image, &size));
+	SHOW("cuLibraryLoadData(linked)",
+	     cuLibraryLoadData(&lib, image, NULL, NULL, 0, NULL, NULL, 0));
+	SHOW("cuLinkDestroy", cuLinkDestroy(st));
+	SHOW("cuLibraryGetKernel", cuLibraryGetKernel(&k, lib, "doubled"));
+	cuMemAlloc(&out, 4);
+	SHOW("cuLaunchKernel(CUkernel)",
+	     cuLaunchKernel((CUfunction)k, 1, 1, 1, 1, 1, 1, 0, NULL, args, NULL));
+	SHOW("cuCtxSynchronize", cuCtxSynchronize());
+	cuMemcpyDtoH(&result, out, 4);
+	printf("result = %u\n", result);
+	cuMemFree(out);
+	SHOW("cuLibraryUnload", cuLibraryUnload(lib));
+}
+
+/* A register limit given to the linker bounds the linked kernels. */
+static void link_max_registers(void)
+{
+	static const char many_registers[] =
+		".version 7.0\n.target sm_75\n.address_size 64\n"
+		".visible .entry wide(.param .u64 out)\n{\n"
+		"  .reg .b32 %r<64>;\n  .reg .b64 %rd<2>;\n"
+		"  ld.param.u64 %rd1, [out];\n  mov.u32 %r1, 1;\n"
+		"  st.global.u32 [%rd1], %r1;\n  ret;\n}\n";
+	CUjit_option opts[] = { CU_JIT_MAX_REGISTERS };
+	void *vals[] = { (void *)(uintptr_t)32 };
+	CUlinkState st;
+	void *image = NULL;
+	size_t size = 0;
+	CUmodule mod;
+	CUfunction f;
+	int regs = -1;
+
+	SHOW("cuLinkCreate(CU_JIT_MAX_REGISTERS 32)",
+	     cuLinkCreate(1, opts, vals, &st));
+	cuLinkAddData(st, CU_JIT_INPUT_PTX, (void *)many_registers,
+		      sizeof(many_registers), "wide", 0, NULL, NULL);
+	SHOW("cuLinkComplete", cuLinkComplete(st, &image, &size));
+	SHOW("cuModuleLoadData(linked)", cuModuleLoadData(&mod, image));
+	cuLinkDestroy(st);
+	SHOW("cuModuleGetFunction", cuModuleGetFunction(&f, mod, "wide"));
+	SHOW("cuFuncGetAttribute(NUM_REGS)",
+	     cuFuncGetAttribute(&regs, CU_FUNC_ATTRIBUTE_NUM_REGS, f));
+	printf("NUM_REGS within the limit = %d\n", regs > 0 && regs <= 32);
+	cuModuleUnload(mod);
+}
+
 static void link_errors(void)
 {
 	char error_log[4096] = "";
@@ -105,6 +172,8 @@ int main(void)
 	cuDevicePrimaryCtxRetain(&ctx, 0);
 	cuCtxSetCurrent(ctx);
 	link_two();
+	link_to_library();
+	link_max_registers();
 	link_errors();
 	return 0;
 }

@@ -20,7 +20,7 @@ CORPUS_PTX := \
 	$(CORPUS_OUT)/control.g.ptx $(CORPUS_OUT)/float_ops.lineinfo.ptx
 CORPUS_FATBINS := \
 	$(patsubst %,$(CORPUS_OUT)/vector_add.%.fatbin,$(CORPUS_COMPRESS)) \
-	$(CORPUS_OUT)/rdc_a.rdc.fatbin
+	$(CORPUS_OUT)/rdc_a.rdc.fatbin $(CORPUS_OUT)/vector_add.sm75.cubin
 CORPUS_EXES := $(CORPUS_OUT)/vector_add.exe $(CORPUS_OUT)/vector_add.rdc.exe \
 	$(CORPUS_OUT)/vector_add.speed.exe $(CORPUS_OUT)/rdc.exe \
 	$(CORPUS_OUT)/vector_add.rdcptx.exe
@@ -53,6 +53,9 @@ $(CORPUS_OUT)/vector_add.%.fatbin: $(CORPUS_SRC)/vector_add.cu | $(CORPUS_OUT)/
 	$(call quiet,NVCC,$@)$(CORPUS_NVCC) -fatbin --compress-mode=$* $(CORPUS_GENCODE) $< -o $@
 $(CORPUS_OUT)/rdc_a.rdc.fatbin: $(CORPUS_SRC)/rdc_a.cu | $(CORPUS_OUT)/
 	$(call quiet,NVCC,$@)$(CORPUS_NVCC) -fatbin -rdc=true $(CORPUS_GENCODE) $< -o $@
+# A bare cubin (ELF, SASS only), as nvJitLink and cuLinkComplete make them.
+$(CORPUS_OUT)/vector_add.sm75.cubin: $(CORPUS_SRC)/vector_add.cu | $(CORPUS_OUT)/
+	$(call quiet,NVCC,$@)$(CORPUS_NVCC) -cubin -arch=sm_75 $< -o $@
 
 $(CORPUS_OUT)/vector_add.exe: $(CORPUS_SRC)/vector_add.cu | $(CORPUS_OUT)/
 	$(call quiet,NVCC,$@)$(CORPUS_NVCC) -DWITH_MAIN $(CORPUS_GENCODE) $< -o $@

@@ -256,6 +256,23 @@ static bool test_raw_ptx(void)
 	return ok;
 }
 
+/*
+ * A bare cubin (nvJitLink's output, or nvcc -cubin) is a valid image with
+ * SASS alone: no binary for the GPU (CUDA_ERROR_NO_BINARY_FOR_GPU), as
+ * NVIDIA's driver answers for a cubin of another architecture.
+ */
+static bool test_cubin(void)
+{
+	size_t len;
+	uint8_t *img = corpus_file("vector_add.sm75.cubin", &len);
+	struct fatbin_ptx_list l = { 0 };
+	bool ok = img && collect(img, len, 75, &l, FATBIN_NO_PTX, "ELF") &&
+		  collect(img, 0, 80, &l, FATBIN_NO_PTX, "ELF");
+
+	free(img);
+	return ok;
+}
+
 /* Damaged copies of a fatbin fail cleanly, saying where and why. */
 static bool test_malformed(void)
 {
@@ -287,7 +304,7 @@ static bool test_malformed(void)
 
 int main(void)
 {
-	tap_plan(ARRAY_LEN_MODES + 9);
+	tap_plan(ARRAY_LEN_MODES + 10);
 	for (size_t i = 0; i < ARRAY_LEN_MODES; i++)
 		tap_ok(test_mode(modes[i]), "fatbin --compress-mode=%s",
 		       modes[i]);
@@ -302,6 +319,7 @@ int main(void)
 	tap_ok(test_wrappers(), "registration wrappers v1, v2, bad version");
 	tap_ok(test_rdc_ptx_only(), "-rdc PTX only: libcudadevrt's SASS unit left out");
 	tap_ok(test_raw_ptx(), "raw PTX text");
+	tap_ok(test_cubin(), "a bare ELF cubin: no PTX, as SASS only");
 	tap_ok(test_malformed(), "malformed images fail with a reason");
 	free(reference_ptx);
 	return tap_done();

@@ -159,6 +159,39 @@ static bool test_kernel_info(void)
 	return ok;
 }
 
+/* User constant memory: the .const variables a kernel uses, aligned. */
+static bool test_const_size(void)
+{
+	const char *text = HEAD
+		".const .align 4 .b32 one;\n"
+		".const .align 8 .b8 table[44];\n"
+		".const .align 4 .b8 unused[100];\n"
+		".visible .entry uses(.param .u64 out)\n{\n"
+		"\t.reg .b32 %r<3>;\n\t.reg .b64 %rd<2>;\n"
+		"\tld.const.u32 %r1, [one];\n\tld.const.u32 %r2, [table+40];\n"
+		"\tadd.u32 %r1, %r1, %r2;\n\tld.param.u64 %rd1, [out];\n"
+		"\tst.global.u32 [%rd1], %r1;\n\tret;\n}\n"
+		".visible .entry none()\n{\n\tret;\n}\n";
+	char log[512] = "";
+	struct ptx_program *p = NULL;
+	struct ptx_kernel_info ui, ni;
+	bool ok = build2(text, NULL, &p, log, sizeof(log)) == PTX_OK;
+
+	if (ok) {
+		ptx_kernel_get_info(ptx_program_kernel(p, "uses"), &ui);
+		ptx_kernel_get_info(ptx_program_kernel(p, "none"), &ni);
+		/* one at 0, table at 8 (its alignment): 8 + 44 */
+		ok = ui.const_size == 52 && ni.const_size == 0;
+		if (!ok)
+			tap_diag("const sizes %u and %u", ui.const_size,
+				 ni.const_size);
+	} else {
+		tap_diag("%s", log);
+	}
+	ptx_program_destroy(p);
+	return ok;
+}
+
 /* Variables: placed with their initial values, found by name. */
 static bool test_variables(void)
 {
@@ -236,13 +269,14 @@ static bool test_bad_args(void)
 
 int main(void)
 {
-	tap_plan(11);
+	tap_plan(12);
 	tap_ok(test_extern(), ".extern resolved against .visible");
 	tap_ok(test_weak(), ".weak overridden by .visible");
 	tap_ok(test_duplicate(), "duplicate .visible is a link error");
 	tap_ok(test_unresolved(), "unresolved function and variable");
 	tap_ok(test_kernel_info(), "kernel info: params, shared, local, "
 				   "bounds");
+	tap_ok(test_const_size(), "kernel info: constant memory used");
 	tap_ok(test_variables(), "variables placed and found");
 	tap_ok(test_rdc_units("sm75"), "rdc units linked (compute_75)");
 	tap_ok(test_rdc_units("sm80"), "rdc units linked (compute_80)");

@@ -4,8 +4,8 @@
 # Runs in the test VM with vcuda.ko loaded: the uAPI tests, the API
 # conformance tests, the samples and the admin tools. Prints TAP; see
 # tests/lib/tap.sh. tests/run-tests boots one VM for each part
-# (guest-tests.sh PART, PART one of kselftests, api, tools); with no
-# argument all run in this VM.
+# (guest-tests.sh PART, PART one of kselftests, api, tools, python); with
+# no argument all run in this VM.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib/tap.sh
 B=build
@@ -48,6 +48,7 @@ case $part in
 kselftests) kselftests ;;
 api) api_tests ;;
 tools) tools_and_samples ;;
-all) kselftests; api_tests; tools_and_samples ;;
-*) echo "usage: $0 [kselftests|api|tools]" >&2; exit 2 ;;
+python) tests/python/run-python-tests.sh ;;
+all) kselftests; api_tests; tools_and_samples; tests/python/run-python-tests.sh ;;
+*) echo "usage: $0 [kselftests|api|tools|python]" >&2; exit 2 ;;
 esac
