@@ -3,7 +3,9 @@
  * link_api: the JIT linker (cuLink*) joining two PTX modules, one calling
  * a function the other defines, and its errors. One line per call,
  * "what = code"; expected lines recorded on an NVIDIA H100
- * (link_api.expected).
+ * (link_api.expected); the linked image loaded as a library and
+ * CU_JIT_MAX_REGISTERS given to the linker were recorded on an H200
+ * (driver 580.159.04, 2026-11-26), with the same output before them.
  */
 #include <stdint.h>
 #include <stdio.h>
