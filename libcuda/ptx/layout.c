@@ -51,7 +51,6 @@ struct reach {
 	bool *seen;			/* by program id */
 	uint32_t nfuncs;
 	struct vec shared;		/* struct ir_sym * (defs) */
-	struct vec consts;		/* .const variables used (defs) */
 	bool indirect;			/* some call goes through a register */
 	bool reserved_smem;		/* reads %reserved_smem_offset_* */
 };
@@ -86,8 +85,6 @@ static bool note_sym(struct reach *r, struct ir_sym *s)
 		}
 		return true;
 	}
-	if (s->space == SPACE_CONST)
-		return note_var(&r->consts, s);
 	return s->space != SPACE_SHARED || note_shared(r, s);
 }
 
@@ -159,23 +156,6 @@ static bool collect_reachable(struct ptx_kernel *k, struct reach *r)
 		}
 	}
 	return true;
-}
-
-/*
- * The user constant memory the kernel uses: its .const variables, laid
- * out one after the other as in a constant bank
- * (CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES).
- */
-static void size_consts(struct ptx_kernel *k, const struct reach *r)
-{
-	uint64_t off = 0;
-
-	for (size_t i = 0; i < r->consts.len; i++) {
-		const struct ir_sym *s = VEC_AT(r->consts, struct ir_sym *, i);
-
-		off = ALIGN_UP(off, s->align ? s->align : 1) + s->size;
-	}
-	k->info.const_size = (uint32_t)off;
 }
 
 static bool layout_shared(struct ptx_kernel *k, struct reach *r)
@@ -409,12 +389,9 @@ bool layout_kernel(struct ptx_kernel *k, struct msgbuf *log, int *status)
 		  layout_shared(k, &r) && layout_frames(k, &r) &&
 		  layout_stack(k);
 	k->layout.reserved_smem = r.reserved_smem;
-	if (ok)
-		size_consts(k, &r);
 	free(r.funcs);
 	free(r.seen);
 	vec_free(&r.shared);
-	vec_free(&r.consts);
 	if (!ok) {
 		msg_printf(log, "out of memory laying out %s", k->sym->name);
 		*status = PTX_ERR_NO_MEMORY;

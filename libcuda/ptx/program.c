@@ -129,6 +129,27 @@ static int lower_kernels(struct ptx_program *prog, struct msgbuf *log)
 	return PTX_OK;
 }
 
+/*
+ * CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES: NVIDIA's driver answers with the
+ * program's whole user constant bank, every .const variable laid out in
+ * order at its alignment, the same for each kernel whether it uses them
+ * or not (measured on an H200: 10 words, 3 doublewords and 5 bytes at
+ * 16 gave 69 for every kernel).
+ */
+static void size_const_bank(struct ptx_program *prog)
+{
+	uint64_t end = 0;
+
+	for (uint32_t i = 0; i < prog->nvars; i++) {
+		const struct ir_sym *v = prog->vars[i];
+
+		if (v->space == SPACE_CONST)
+			end = ALIGN_UP(end, v->align ? v->align : 1) + v->size;
+	}
+	for (struct ptx_kernel *k = prog->kernels; k; k = k->next)
+		k->info.const_size = (uint32_t)end;
+}
+
 enum ptx_status ptx_program_build(const struct ptx_source *sources,
 				  size_t count, struct ptx_program **out,
 				  char *log, size_t log_len)
@@ -155,6 +176,8 @@ enum ptx_status ptx_program_build(const struct ptx_source *sources,
 		st = PTX_ERR_NO_MEMORY;
 	if (st == PTX_OK)
 		st = lower_kernels(prog, &m);
+	if (st == PTX_OK)
+		size_const_bank(prog);
 	if (st != PTX_OK) {
 		if (st == PTX_ERR_NO_MEMORY && log && log_len && !log[0])
 			msg_printf(&m, "out of memory");

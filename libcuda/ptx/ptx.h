@@ -96,7 +96,7 @@ struct ptx_kernel_info {
 	const struct ptx_param_info *params;
 	uint32_t param_size;		/* bytes of the packed buffer */
 	uint32_t static_shared_size;	/* bytes of .shared variables */
-	uint32_t const_size;		/* bytes of the .const variables used */
+	uint32_t const_size;		/* bytes of the program's .const bank */
 	uint32_t local_size;		/* bytes of .local per thread */
 	uint32_t max_threads;		/* from .maxntid / .reqntid, or 0 */
 	uint32_t reqntid[3];		/* 0 when not required */
