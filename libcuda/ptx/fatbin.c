@@ -422,6 +422,21 @@ static bool looks_like_ptx(const uint8_t *p, size_t size)
 	return true;
 }
 
+/*
+ * A cubin: an ELF file of the CUDA machine (64-bit, little-endian,
+ * e_machine EM_CUDA), checked a byte at a time so that a short image
+ * that only starts like ELF is not read past its end.
+ */
+static bool is_cubin(const uint8_t *p, size_t size)
+{
+	const unsigned em_cuda = 190;
+
+	if (size && size < 64)
+		return false;
+	return rd32(p) == ELF_MAGIC && p[4] == 2 && p[5] == 1 &&
+	       (unsigned)(p[18] | p[19] << 8) == em_cuda;
+}
+
 static enum fatbin_status collect_raw_ptx(const uint8_t *p, size_t size,
 					  struct fatbin_ptx_list *out,
 					  char *err, size_t err_len)
@@ -494,7 +509,7 @@ enum fatbin_status fatbin_collect_ptx(const void *image, size_t image_size,
 				    &elves, err, err_len);
 	else if (looks_like_ptx(p, image_size))
 		return collect_raw_ptx(p, image_size, out, err, err_len);
-	else if (rd32(p) == ELF_MAGIC)	/* a cubin: SASS, no PTX */
+	else if (is_cubin(p, image_size))	/* SASS, no PTX */
 		return fail(FATBIN_NO_PTX, err, err_len,
 			    "an ELF cubin holds SASS only, no PTX");
 	else
