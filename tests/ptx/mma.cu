@@ -13,25 +13,7 @@
 #define SM80 0
 #endif
 
-#define R8 "{%0, %1, %2, %3, %4, %5, %6, %7}"
-#define O8(r) "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]), "=r"(r[4]), \
-	"=r"(r[5]), "=r"(r[6]), "=r"(r[7])
-
-// Loads a fragment of 8 (or fewer) b32 registers from m (leading dimension
-// ld) with instruction @INS, writes register k of lane l at out[l * 8 + k].
-#define DUMP(name, INS, N, REGS)                                             \
-	extern "C" __global__ void name(const void *m, unsigned *out, int ld) \
-	{                                                                    \
-		unsigned r[8] = { 0 };                                       \
-		asm volatile(INS " " REGS ", [%8], %9;" : O8(r)              \
-			     : "l"(m), "r"(ld) : "memory");                  \
-		for (int k = 0; k < 8; k++)                                  \
-			out[threadIdx.x * 8 + k] = k < N ? r[k] : 0;         \
-	}
-
-#define R4 "{%0, %1, %2, %3}"
-#define R2 "{%0, %1}"
-#define R1 "{%0}"
+#include "mma_dump.h"
 
 DUMP(dump_a_f16_row, "wmma.load.a.sync.aligned.row.m16n16k16.global.f16", 8, R8)
 DUMP(dump_a_f16_col, "wmma.load.a.sync.aligned.col.m16n16k16.global.f16", 8, R8)
