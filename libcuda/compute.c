@@ -15,7 +15,7 @@
 #include "context_hooks.h"
 #include "ctx_limits.h"
 #include "kmd.h"
-#include "launch.h"
+#include "launch_record.h"
 #include "sm_pool.h"
 
 static uint32_t kernel_fault_kind(enum ptx_fault_kind kind)

@@ -5,7 +5,7 @@
  */
 #include "capture.h"
 #include "enqueue.h"
-#include "graph_mem.h"
+#include "graph_mem_node.h"
 
 /*
  * Whether @op goes into a capture: the stream's, or for a wait the one

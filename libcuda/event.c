@@ -11,14 +11,10 @@
 #include "api.h"
 #include "event.h"
 #include "context.h"
-#include "ctx_limits.h"
-#include "enqueue.h"
 #include "kmd.h"
-#include "mempool.h"
 #include "slots.h"
-#include "stream.h"
 
-static CUresult event_enter(CUevent e, struct CUctx_st **ctx)
+CUresult event_enter(CUevent e, struct CUctx_st **ctx)
 {
 	CUresult res = ctx_enter(ctx);
 
@@ -102,49 +98,6 @@ CUDA_EXPORT CUresult cuEventCreate(CUevent *out, unsigned int flags)
 	return res;
 }
 
-/* Records @op->u.event on @s: the event's next point follows @s's work. */
-static CUresult submit_record(struct CUstream_st *s, const struct stream_op *op)
-{
-	struct drm_vcuda_cmd cmd = { .op = DRM_VCUDA_CMD_NOP };
-	struct CUevent_st *e = op->u.event;
-	struct timeline_point signal;
-	uint64_t stream_point;
-	CUresult res;
-
-	if (e->ipc)
-		return ipc_event_record(e, s);
-	if (e->ts_va) {
-		cmd.op = DRM_VCUDA_CMD_TIMESTAMP;
-		cmd.u.timestamp.dst = e->ts_va;
-	}
-	/* The lock orders recordings: points are added in increasing order. */
-	pthread_mutex_lock(&e->lock);
-	signal = (struct timeline_point){ e->syncobj, e->point + 1 };
-	res = stream_submit(s, DRM_VCUDA_ENGINE_COMPUTE, &cmd, 1, &signal,
-			    &stream_point);
-	if (res == CUDA_SUCCESS) {
-		e->point = signal.point;
-		e->source = (struct timeline_point){ s->syncobj, stream_point };
-	}
-	pthread_mutex_unlock(&e->lock);
-	return res;
-}
-
-CUDA_EXPORT CUresult cuEventRecord(CUevent e, CUstream hstream)
-{
-	struct CUctx_st *ctx;
-	CUresult res = event_enter(e, &ctx);
-
-	if (res != CUDA_SUCCESS)
-		return res;
-	if (e->ctx != ctx)
-		return CUDA_ERROR_INVALID_HANDLE;
-	return stream_enqueue(stream_resolve(ctx, hstream), &(struct stream_op){
-		.type = CU_GRAPH_NODE_TYPE_EVENT_RECORD, .u.event = e,
-		.submit = submit_record,
-	});
-}
-
 CUDA_EXPORT CUresult cuEventQuery(CUevent e)
 {
 	struct CUctx_st *ctx;
@@ -163,7 +116,7 @@ CUDA_EXPORT CUresult cuEventQuery(CUevent e)
 	return done < point ? CUDA_ERROR_NOT_READY : ctx_check_fault(e->ctx);
 }
 
-static CUresult wait_recorded(CUevent e)
+CUresult event_wait_recorded(CUevent e)
 {
 	uint64_t point = recorded_point(e);
 	int err;
@@ -172,19 +125,6 @@ static CUresult wait_recorded(CUevent e)
 		return CUDA_SUCCESS;
 	err = kmd_syncobj_wait(e->ctx->dev->fd, e->syncobj, point);
 	return err ? result_from_errno(err) : ctx_check_fault(e->ctx);
-}
-
-CUDA_EXPORT CUresult cuEventSynchronize(CUevent e)
-{
-	struct CUctx_st *ctx;
-	CUresult res = event_enter(e, &ctx);
-
-	if (res != CUDA_SUCCESS)
-		return res;
-	res = e->ipc ? ipc_event_synchronize(e) : wait_recorded(e);
-	ctx_flush_printf(e->ctx);
-	mempool_release_idle();
-	return res;
 }
 
 /* The device time @e was recorded at, once it has completed. */
@@ -230,67 +170,7 @@ CUDA_EXPORT CUresult cuEventDestroy(CUevent e)
 	if (res != CUDA_SUCCESS)
 		return res;
 	/* A pending recording still writes the slot: let it land first. */
-	wait_recorded(e);
+	event_wait_recorded(e);
 	event_free(e);
 	return CUDA_SUCCESS;
-}
-
-/*
- * A stream of one device waiting for an event of another: syncobj
- * handles belong to a device's file, so the event's timeline is shared
- * into the stream's for as long as it takes to copy the fence over.
- */
-static CUresult wait_other_device(struct CUstream_st *s, CUevent e,
-				  struct timeline_point wait)
-{
-	int fd = s->ctx->dev->fd;
-	CUresult res;
-	int err = kmd_syncobj_share(e->ctx->dev->fd, wait.syncobj, fd,
-				    &wait.syncobj);
-
-	if (err)
-		return result_from_errno(err);
-	res = stream_add_wait(s, &wait);
-	kmd_syncobj_destroy(fd, wait.syncobj);
-	return res;
-}
-
-/* @s's next work waits for @op->u.event's last recording. */
-static CUresult submit_wait(struct CUstream_st *s, const struct stream_op *op)
-{
-	struct CUevent_st *e = op->u.event;
-	struct timeline_point wait, source;
-	CUresult res;
-
-	if (e->ipc)
-		return ipc_event_wait(s, e);
-	pthread_mutex_lock(&e->lock);
-	wait = (struct timeline_point){ e->syncobj, e->point };
-	source = e->source;
-	pthread_mutex_unlock(&e->lock);
-	if (wait.point == 0)
-		return CUDA_SUCCESS;
-	if (s->ctx->dev != e->ctx->dev)
-		return wait_other_device(s, e, wait);
-	res = stream_add_wait(s, &wait);
-	if (res == CUDA_SUCCESS)
-		stream_note_follows(s, &source);
-	return res;
-}
-
-CUDA_EXPORT CUresult cuStreamWaitEvent(CUstream hstream, CUevent e,
-				       unsigned int flags)
-{
-	struct CUctx_st *ctx;
-	CUresult res = event_enter(e, &ctx);
-
-	if (res != CUDA_SUCCESS)
-		return res;
-	if (flags & ~CU_EVENT_WAIT_EXTERNAL)
-		return CUDA_ERROR_INVALID_VALUE;
-	/* Waiting for an event of a capture joins it (enqueue.c). */
-	return stream_enqueue(stream_resolve(ctx, hstream), &(struct stream_op){
-		.type = CU_GRAPH_NODE_TYPE_WAIT_EVENT, .u.event = e,
-		.submit = submit_wait,
-	});
 }

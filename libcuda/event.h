@@ -46,6 +46,11 @@ CUresult event_new(struct CUctx_st *ctx, unsigned int flags,
 /* Frees an event that no recording can still write. */
 void event_free(struct CUevent_st *e);
 
+/* The current context in @ctx, if @e names an event at all. */
+CUresult event_enter(CUevent e, struct CUctx_st **ctx);
+/* Waits until @e's last recording has completed (at once if none). */
+CUresult event_wait_recorded(CUevent e);
+
 /*
  * Interprocess events (CU_EVENT_INTERPROCESS): the state two processes
  * share is a page of pinned host memory, exported by IPC token, holding

@@ -10,7 +10,7 @@
 #include "context.h"
 #include "graph.h"
 #include "graph_mem.h"
-#include "launch.h"
+#include "launch_params.h"
 #include "module.h"
 
 struct CUgraph_st *graph_new(void)

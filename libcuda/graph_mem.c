@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * Graph allocations (see graph_mem.h), their nodes, and each device's
- * graph memory accounting: cuGraphAddMemAllocNode, cuGraphAddMemFreeNode,
- * their GetParams, cuDeviceGraphMemTrim and cuDevice{Get,Set}GraphMem-
- * Attribute.
+ * Graph allocations (see graph_mem.h) and each device's graph memory
+ * accounting: cuDeviceGraphMemTrim and cuDevice{Get,Set}GraphMemAttribute.
+ * Their nodes are in graph_mem_node.c.
  *
  * A graph allocation is referenced by every allocation node that names
  * it (a graph and its copies, instantiated ones included) and by itself
@@ -17,11 +16,9 @@
 
 #include "api.h"
 #include "alloc_table.h"
-#include "capture.h"
 #include "context.h"
 #include "devmap.h"
 #include "gem_ref.h"
-#include "graph.h"
 #include "graph_mem.h"
 #include "hostmap.h"
 #include "kmd.h"
@@ -87,11 +84,10 @@ static void watermarks_locked(int ordinal)
 		reserved_high[ordinal] = reserved;
 }
 
-/* A new graph allocation at a reserved address; with no backing yet. */
-static CUresult mem_new(struct vc_device *dev, uint64_t size,
-			const CUmemPoolProps *props,
-			const CUmemAccessDesc *access, size_t naccess,
-			struct graph_mem **out)
+CUresult graph_mem_new(struct vc_device *dev, uint64_t size,
+		       const CUmemPoolProps *props,
+		       const CUmemAccessDesc *access, size_t naccess,
+		       struct graph_mem **out)
 {
 	uint64_t rounded = round_up(size, PAGE_SIZE);
 	struct graph_mem *m = calloc(1, sizeof(*m));
@@ -305,27 +301,15 @@ CUresult graph_mem_free(const struct vc_alloc *a, struct CUstream_st *s)
 }
 
 /*
- * A free node may be added for an allocation of a graph once, and not
- * after it was freed outside graphs (NVIDIA's driver refuses then too).
- */
-/* Whether @graph holds the allocation node of @m. */
-static bool allocates(const struct CUgraph_st *graph,
-		      const struct graph_mem *m)
-{
-	for (size_t i = 0; i < graph->count; i++)
-		if (graph->nodes[i]->type == CU_GRAPH_NODE_TYPE_MEM_ALLOC &&
-		    graph->nodes[i]->u.mem == m)
-			return true;
-	return false;
-}
-
-/*
  * One free node per allocation. Once freed outside graphs, the
  * allocating graph may not get one any more (NVIDIA's driver refuses it,
  * tests/api/mempool_api); another graph may, to free a later launch's
  * allocation (cuda-samples' graphMemoryNodes does).
  */
-static CUresult claim_free_node(const struct CUgraph_st *graph, uint64_t va)
+CUresult graph_mem_claim_free_node(uint64_t va,
+				   bool (*allocates)(const struct graph_mem *m,
+						     const void *graph),
+				   const void *graph)
 {
 	struct graph_mem *m;
 	CUresult res = CUDA_SUCCESS;
@@ -333,12 +317,23 @@ static CUresult claim_free_node(const struct CUgraph_st *graph, uint64_t va)
 	pthread_mutex_lock(&mems_lock);
 	m = at_locked(va);
 	if (!m || m->has_free_node ||
-	    (m->freed_outside && allocates(graph, m)))
+	    (m->freed_outside && allocates(m, graph)))
 		res = CUDA_ERROR_INVALID_VALUE;
 	else
 		m->has_free_node = true;
 	pthread_mutex_unlock(&mems_lock);
 	return res;
+}
+
+void graph_mem_node_params(const struct graph_mem *m,
+			   CUDA_MEM_ALLOC_NODE_PARAMS *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->poolProps = m->props;
+	p->accessDescs = m->access;
+	p->accessDescCount = m->naccess;
+	p->bytesize = m->asked;
+	p->dptr = m->va;
 }
 
 void graph_mem_stream_gone(struct CUstream_st *s)
@@ -348,148 +343,6 @@ void graph_mem_stream_gone(struct CUstream_st *s)
 		if (m->freed_on == s)
 			m->freed_on = NULL;
 	pthread_mutex_unlock(&mems_lock);
-}
-
-/* --- Capture --- */
-
-CUresult graph_mem_capture_alloc(struct CUstream_st *s, uint64_t size,
-				 CUmemoryPool pool, uint64_t *va)
-{
-	CUmemAccessDesc access[MAX_DEVICES];
-	struct graph_mem *m;
-	size_t n = 0;
-	CUresult res;
-
-	/* The pool's properties and peer access become the node's. */
-	pthread_mutex_lock(&pool->lock);
-	for (int i = 0; i < MAX_DEVICES; i++)
-		if (pool->access[i] && i != pool->dev->ordinal)
-			access[n++] = (CUmemAccessDesc){
-				.location = { CU_MEM_LOCATION_TYPE_DEVICE, i },
-				.flags = pool->access[i],
-			};
-	res = mem_new(pool->dev, size, &pool->props, access, n, &m);
-	pthread_mutex_unlock(&pool->lock);
-	if (res != CUDA_SUCCESS)
-		return res;
-	res = capture_mem_alloc(s, m);
-	if (res != CUDA_SUCCESS) {
-		graph_mem_put(m);
-		return res;
-	}
-	*va = m->va;
-	return CUDA_SUCCESS;
-}
-
-CUresult graph_mem_capture_free(struct CUstream_st *s, uint64_t va)
-{
-	CUresult res = claim_free_node(capture_graph(s), va);
-
-	return res == CUDA_SUCCESS ? capture_mem_free(s, va) : res;
-}
-
-/* --- Nodes --- */
-
-static CUresult check_node_params(const CUDA_MEM_ALLOC_NODE_PARAMS *p,
-				  struct vc_device **dev)
-{
-	const CUmemPoolProps *props = &p->poolProps;
-
-	if (!p->bytesize || props->allocType != CU_MEM_ALLOCATION_TYPE_PINNED ||
-	    props->location.type != CU_MEM_LOCATION_TYPE_DEVICE ||
-	    (p->accessDescCount && !p->accessDescs) ||
-	    p->accessDescCount > (size_t)device_count())
-		return CUDA_ERROR_INVALID_VALUE;
-	/* Graph allocations cannot be shared with other processes. */
-	if (props->handleTypes != CU_MEM_HANDLE_TYPE_NONE)
-		return CUDA_ERROR_NOT_SUPPORTED;
-	/* No such device: an invalid value, as NVIDIA's driver says. */
-	*dev = device_get(props->location.id);
-	if (!*dev)
-		return CUDA_ERROR_INVALID_VALUE;
-	for (size_t i = 0; i < p->accessDescCount; i++) {
-		const CUmemAccessDesc *d = &p->accessDescs[i];
-
-		if (d->location.type != CU_MEM_LOCATION_TYPE_DEVICE ||
-		    !device_get(d->location.id) ||
-		    (d->flags != CU_MEM_ACCESS_FLAGS_PROT_NONE &&
-		     d->flags != CU_MEM_ACCESS_FLAGS_PROT_READ &&
-		     d->flags != CU_MEM_ACCESS_FLAGS_PROT_READWRITE))
-			return CUDA_ERROR_INVALID_VALUE;
-	}
-	return CUDA_SUCCESS;
-}
-
-CUDA_EXPORT CUresult cuGraphAddMemAllocNode(CUgraphNode *out, CUgraph graph,
-					    const CUgraphNode *deps,
-					    size_t ndeps,
-					    CUDA_MEM_ALLOC_NODE_PARAMS *p)
-{
-	struct vc_device *dev;
-	struct graph_mem *m;
-	CUresult res;
-
-	if (!p || !out || !graph)
-		return CUDA_ERROR_INVALID_VALUE;
-	res = check_node_params(p, &dev);
-	if (res == CUDA_SUCCESS)
-		res = mem_new(dev, p->bytesize, &p->poolProps, p->accessDescs,
-			      p->accessDescCount, &m);
-	if (res != CUDA_SUCCESS)
-		return res;
-	res = graph_add_node(graph, CU_GRAPH_NODE_TYPE_MEM_ALLOC, deps, ndeps,
-			     out);
-	if (res != CUDA_SUCCESS) {
-		graph_mem_put(m);
-		return res;
-	}
-	(*out)->u.mem = m;
-	p->dptr = m->va;
-	return CUDA_SUCCESS;
-}
-
-CUDA_EXPORT CUresult cuGraphMemAllocNodeGetParams(CUgraphNode n,
-						  CUDA_MEM_ALLOC_NODE_PARAMS *p)
-{
-	struct graph_mem *m;
-
-	if (!n || !p || n->type != CU_GRAPH_NODE_TYPE_MEM_ALLOC)
-		return CUDA_ERROR_INVALID_VALUE;
-	m = n->u.mem;
-	memset(p, 0, sizeof(*p));
-	p->poolProps = m->props;
-	p->accessDescs = m->access;
-	p->accessDescCount = m->naccess;
-	p->bytesize = m->asked;
-	p->dptr = m->va;
-	return CUDA_SUCCESS;
-}
-
-CUDA_EXPORT CUresult cuGraphAddMemFreeNode(CUgraphNode *out, CUgraph graph,
-					   const CUgraphNode *deps,
-					   size_t ndeps, CUdeviceptr dptr)
-{
-	CUresult res;
-
-	if (!out || !graph)
-		return CUDA_ERROR_INVALID_VALUE;
-	res = claim_free_node(graph, dptr);
-	if (res != CUDA_SUCCESS)
-		return res;
-	res = graph_add_node(graph, CU_GRAPH_NODE_TYPE_MEM_FREE, deps, ndeps,
-			     out);
-	if (res == CUDA_SUCCESS)
-		(*out)->u.mem_free = dptr;
-	return res;
-}
-
-CUDA_EXPORT CUresult cuGraphMemFreeNodeGetParams(CUgraphNode n,
-						 CUdeviceptr *dptr)
-{
-	if (!n || !dptr || n->type != CU_GRAPH_NODE_TYPE_MEM_FREE)
-		return CUDA_ERROR_INVALID_VALUE;
-	*dptr = n->u.mem_free;
-	return CUDA_SUCCESS;
 }
 
 /* --- The device's graph memory --- */

@@ -22,10 +22,25 @@ struct CUgraphNode_st;
 struct vc_alloc;
 struct graph_mem;
 
-/* During capture: cuMemAllocAsync and cuMemFreeAsync become nodes. */
-CUresult graph_mem_capture_alloc(struct CUstream_st *s, uint64_t size,
-				 CUmemoryPool pool, uint64_t *va);
-CUresult graph_mem_capture_free(struct CUstream_st *s, uint64_t va);
+struct vc_device;
+
+/* A new graph allocation at a reserved address; with no backing yet. */
+CUresult graph_mem_new(struct vc_device *dev, uint64_t size,
+		       const CUmemPoolProps *props,
+		       const CUmemAccessDesc *access, size_t naccess,
+		       struct graph_mem **out);
+/*
+ * Claims the one free node of the allocation at @va, refused if there is
+ * none or it has one, or if it was freed outside graphs and @allocates
+ * says @graph holds its allocation node.
+ */
+CUresult graph_mem_claim_free_node(uint64_t va,
+				   bool (*allocates)(const struct graph_mem *m,
+						     const void *graph),
+				   const void *graph);
+/* @m's allocation node parameters, as it was made. */
+void graph_mem_node_params(const struct graph_mem *m,
+			   CUDA_MEM_ALLOC_NODE_PARAMS *p);
 
 /* Node lifetime: copies of a graph share the allocation. */
 void graph_mem_get(struct graph_mem *m);

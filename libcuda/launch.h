@@ -1,44 +1,18 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * A launch record: everything a worker needs to run one launch, built by
- * cuLaunchKernel and handed to the kernel as the LAUNCH command's opaque
- * descriptor. The submitting stream owns it and frees it once the
- * stream's timeline passes its point, whether it ran or was cancelled.
+ * Launching a kernel: cuLaunchKernel and its forms check the configuration,
+ * pack the parameters and enqueue a launch record (launch_record.h).
  */
 #ifndef VCUDA_LAUNCH_H
 #define VCUDA_LAUNCH_H
 
 #include <stdint.h>
 
-#include "alloc_table.h"
-#include "ptx/ptx.h"
+#include "launch_record.h"
 
 #include <cuda.h>
 
-struct CUctx_st;
-
-struct launch_record {
-	struct ptx_launch launch;
-	struct CUctx_st *ctx;
-	struct range_snapshot *ranges;
-	const char *kernel_name;	/* for fault messages */
-	uint64_t workspace;		/* cooperative grid workspace slot */
-	uint64_t point;			/* stream timeline point */
-	struct launch_record *next;	/* stream's pending list */
-	_Alignas(16) unsigned char params[];
-};
-
-void launch_record_free(struct launch_record *rec);
-
 struct CUfunc_st;
-
-/*
- * Packs a kernel's parameters (from kernelParams or an extra buffer) into
- * a new buffer of the kernel's parameter layout; the caller frees it.
- */
-CUresult launch_pack_params(const struct CUfunc_st *f, void **params,
-			    void **extra, unsigned char **packed);
-
 struct CUstream_st;
 struct graph_kernel;
 

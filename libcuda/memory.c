@@ -13,9 +13,7 @@
 #include "gem_ref.h"
 #include "hostmap.h"
 #include "kmd.h"
-#include "graph_mem.h"
 #include "memory.h"
-#include "mempool.h"
 #include "peer.h"
 
 #define PAGE_SIZE DRM_VCUDA_PAGE_SIZE
@@ -132,62 +130,6 @@ CUDA_EXPORT CUresult cuMemAlloc(CUdeviceptr *dptr, size_t bytesize)
 	return res;
 }
 
-/*
- * Frees @va, which must start an allocation of kind @kind (or @also);
- * synchronizes first.
- */
-static CUresult free_kind(uint64_t va, enum alloc_kind kind,
-			  enum alloc_kind also)
-{
-	struct CUctx_st *ctx;
-	struct vc_alloc alloc;
-	CUresult res = ctx_enter(&ctx);
-
-	if (res != CUDA_SUCCESS)
-		return res;
-	if (va == 0)
-		return CUDA_SUCCESS;
-	if (!alloc_table_find(va, &alloc) || alloc.va != va ||
-	    (alloc.kind != kind && alloc.kind != also))
-		return CUDA_ERROR_INVALID_VALUE;
-	/* Work in flight may still use the memory, as cuMemFree promises. */
-	res = ctx_synchronize(alloc.ctx);
-	if (res != CUDA_SUCCESS)
-		return res;
-	return mem_free(va);
-}
-
-/*
- * Memory of a pool or a graph given to cuMemFree: a synchronous free,
- * after all work of the context (which may use it).
- */
-static CUresult free_device_level(const struct vc_alloc *a)
-{
-	struct CUctx_st *ctx;
-	CUresult res = ctx_enter(&ctx);
-
-	if (res == CUDA_SUCCESS)
-		res = ctx_synchronize(ctx);
-	if (res != CUDA_SUCCESS)
-		return res;
-	if (a->kind == ALLOC_POOL)
-		return mempool_free_sync(a);
-	if (a->kind == ALLOC_POOL_IMPORT)
-		return mempool_free_import(a, NULL);
-	return graph_mem_free(a, NULL);
-}
-
-CUDA_EXPORT CUresult cuMemFree(CUdeviceptr dptr)
-{
-	struct vc_alloc a;
-
-	if (dptr && alloc_table_find(dptr, &a) && a.va == dptr &&
-	    (a.kind == ALLOC_POOL || a.kind == ALLOC_POOL_IMPORT ||
-	     a.kind == ALLOC_GRAPH))
-		return free_device_level(&a);
-	return free_kind(dptr, ALLOC_DEVICE, ALLOC_MANAGED);
-}
-
 CUDA_EXPORT CUresult cuMemHostAlloc(void **pp, size_t bytesize,
 				    unsigned int flags)
 {
@@ -215,11 +157,6 @@ CUDA_EXPORT CUresult cuMemHostAlloc(void **pp, size_t bytesize,
 CUDA_EXPORT CUresult cuMemAllocHost(void **pp, size_t bytesize)
 {
 	return cuMemHostAlloc(pp, bytesize, 0);
-}
-
-CUDA_EXPORT CUresult cuMemFreeHost(void *p)
-{
-	return free_kind((uintptr_t)p, ALLOC_HOST, ALLOC_HOST);
 }
 
 CUDA_EXPORT CUresult cuMemHostGetDevicePointer(CUdeviceptr *pdptr, void *p,

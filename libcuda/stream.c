@@ -1,20 +1,17 @@
 // SPDX-License-Identifier: MIT
 /*
- * Streams and their API, and synchronizing a context (all its streams).
+ * Streams: their queues and timelines, submitting work to them, waiting
+ * for them, and the API that needs nothing above them. Their life cycle
+ * is in stream_life.c, host-side waits in sync.c.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "api.h"
-#include "capture.h"
 #include "context.h"
-#include "context_hooks.h"
-#include "ctx_limits.h"
 #include "kmd.h"
-#include "graph_mem.h"
-#include "launch.h"
-#include "mempool.h"
+#include "launch_record.h"
 #include "stream.h"
 
 /* CUDA stream priorities: 0 (default, least) and -1 (greatest). */
@@ -336,12 +333,11 @@ CUresult stream_wait_idle(struct CUstream_st *s)
 	return CUDA_SUCCESS;
 }
 
-void stream_destroy(struct CUstream_st *s)
+void stream_close(struct CUstream_st *s)
 {
 	struct CUctx_st *ctx = s->ctx;
 	struct CUstream_st **link;
 
-	stream_wait_idle(s);
 	pthread_mutex_lock(&ctx->lock);
 	for (link = &ctx->streams; *link; link = &(*link)->next) {
 		if (*link == s) {
@@ -350,7 +346,6 @@ void stream_destroy(struct CUstream_st *s)
 		}
 	}
 	pthread_mutex_unlock(&ctx->lock);
-	capture_stream_gone(s);
 	free(s->capture_deps);
 	kmd_queue_destroy(ctx->dev->fd, s->compute_queue);
 	if (s->copy_queue)
@@ -359,9 +354,10 @@ void stream_destroy(struct CUstream_st *s)
 	kmd_syncobj_destroy(ctx->dev->fd, s->wait_syncobj);
 	/* Whatever is left was cancelled with the queue. */
 	reap_locked(s, UINT64_MAX);
-	/* What it freed in stream order is free now (it went idle first). */
-	mempool_stream_gone(s);
-	graph_mem_stream_gone(s);
+}
+
+void stream_free(struct CUstream_st *s)
+{
 	pthread_mutex_destroy(&s->lock);
 	free(s);
 }
@@ -416,92 +412,6 @@ CUDA_EXPORT CUresult cuStreamCreate(CUstream *out, unsigned int flags)
 	return cuStreamCreateWithPriority(out, flags, 0);
 }
 
-CUDA_EXPORT CUresult cuStreamDestroy(CUstream handle)
-{
-	struct CUctx_st *ctx;
-	CUresult res = driver_check_init();
-	struct CUstream_st *s;
-
-	if (res != CUDA_SUCCESS)
-		return res;
-	/* A stream knows its context: none need be current (numba's
-	 * finalizers destroy streams after popping theirs, as CUDA allows). */
-	if (handle && handle != CU_STREAM_LEGACY && handle != CU_STREAM_PER_THREAD) {
-		stream_destroy(handle);
-		return CUDA_SUCCESS;
-	}
-	res = ctx_enter(&ctx);
-	if (res != CUDA_SUCCESS)
-		return res;
-	s = stream_resolve(ctx, handle);
-	if (s == ctx->null_stream)
-		return CUDA_ERROR_INVALID_HANDLE;
-	stream_destroy(s);
-	return CUDA_SUCCESS;
-}
-
-CUDA_EXPORT CUresult cuStreamSynchronize(CUstream handle)
-{
-	struct CUctx_st *ctx;
-	CUresult res = ctx_enter(&ctx);
-
-	if (res != CUDA_SUCCESS)
-		return res;
-	if (stream_capturing(stream_resolve(ctx, handle)))
-		return capture_forbid_sync(stream_resolve(ctx, handle));
-	res = stream_wait_idle(stream_resolve(ctx, handle));
-	ctx_flush_printf(ctx);
-	/* Pools give memory back at synchronizations (their threshold). */
-	mempool_release_idle();
-	return res != CUDA_SUCCESS ? res : ctx_check_fault(ctx);
-}
-
-CUDA_EXPORT CUresult cuCtxSynchronize_v2(CUcontext ctx)
-{
-	CUresult res = driver_check_init();
-
-	if (res != CUDA_SUCCESS)
-		return res;
-	if (!ctx)
-		ctx = ctx_current();
-	if (!ctx)
-		return CUDA_ERROR_INVALID_CONTEXT;
-	res = ctx_synchronize(ctx);
-	ctx_flush_printf(ctx);
-	/* Pools give memory back at synchronizations (their threshold). */
-	mempool_release_idle();
-	return res;
-}
-
-CUDA_EXPORT CUresult cuCtxSynchronize(void)
-{
-	return cuCtxSynchronize_v2(NULL);
-}
-
-CUDA_EXPORT CUresult cuStreamQuery(CUstream handle)
-{
-	struct CUctx_st *ctx;
-	CUresult res = ctx_enter(&ctx);
-	struct CUstream_st *s;
-	uint64_t completed, target;
-	int err;
-
-	if (res != CUDA_SUCCESS)
-		return res;
-	s = stream_resolve(ctx, handle);
-	if (stream_capturing(s))
-		return capture_forbid_sync(s);
-	pthread_mutex_lock(&s->lock);
-	target = s->submitted;
-	pthread_mutex_unlock(&s->lock);
-	err = kmd_syncobj_query(ctx->dev->fd, s->syncobj, &completed);
-	if (err)
-		return result_from_errno(err);
-	if (completed < target)
-		return CUDA_ERROR_NOT_READY;
-	return ctx_check_fault(ctx);
-}
-
 CUDA_EXPORT CUresult cuStreamGetPriority(CUstream handle, int *priority)
 {
 	struct CUctx_st *ctx;
@@ -541,23 +451,3 @@ CUDA_EXPORT CUresult cuCtxGetStreamPriorityRange(int *least, int *greatest)
 		*greatest = PRIORITY_GREATEST;
 	return CUDA_SUCCESS;
 }
-
-static CUresult streams_ctx_init(struct CUctx_st *ctx)
-{
-	return stream_create(ctx, 0, 0, &ctx->null_stream);
-}
-
-static void streams_ctx_teardown(struct CUctx_st *ctx)
-{
-	while (ctx->streams)
-		stream_destroy(ctx->streams);
-	ctx->null_stream = NULL;
-}
-
-static const struct ctx_hooks streams_hooks = {
-	.name = "streams",
-	.order = CTX_HOOKS_STREAMS,
-	.init = streams_ctx_init,
-	.teardown = streams_ctx_teardown,
-};
-CTX_HOOKS_REGISTER(streams_hooks)

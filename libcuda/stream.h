@@ -69,7 +69,13 @@ struct CUstream_st {
 
 CUresult stream_create(struct CUctx_st *ctx, unsigned int flags, int priority,
 		       struct CUstream_st **out);
-void stream_destroy(struct CUstream_st *stream);
+/*
+ * A stream's end in two steps (stream_life.c's stream_destroy runs them):
+ * close unlinks it from its context, destroys its queues (cancelling what
+ * is left) and frees its launch records; free releases the memory.
+ */
+void stream_close(struct CUstream_st *stream);
+void stream_free(struct CUstream_st *stream);
 
 /* The stream a handle names in @ctx (0 and the special handles included). */
 struct CUstream_st *stream_resolve(struct CUctx_st *ctx, CUstream handle);

@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: MIT
+/*
+ * A stream's end, and the streams of a context: the null stream is made
+ * with the context and every stream still there goes with it. A stream
+ * that goes first tells those that keep pointers to it: a capture it
+ * joined, and pools and graph allocations that remember it freed a block.
+ */
+#include "api.h"
+#include "capture.h"
+#include "context.h"
+#include "context_hooks.h"
+#include "graph_mem.h"
+#include "mempool.h"
+#include "stream.h"
+#include "stream_life.h"
+
+void stream_destroy(struct CUstream_st *s)
+{
+	stream_wait_idle(s);
+	capture_stream_gone(s);
+	stream_close(s);
+	/* What it freed in stream order is free now (it went idle first). */
+	mempool_stream_gone(s);
+	graph_mem_stream_gone(s);
+	stream_free(s);
+}
+
+CUDA_EXPORT CUresult cuStreamDestroy(CUstream handle)
+{
+	struct CUctx_st *ctx;
+	CUresult res = driver_check_init();
+	struct CUstream_st *s;
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	/* A stream knows its context: none need be current (numba's
+	 * finalizers destroy streams after popping theirs, as CUDA allows). */
+	if (handle && handle != CU_STREAM_LEGACY && handle != CU_STREAM_PER_THREAD) {
+		stream_destroy(handle);
+		return CUDA_SUCCESS;
+	}
+	res = ctx_enter(&ctx);
+	if (res != CUDA_SUCCESS)
+		return res;
+	s = stream_resolve(ctx, handle);
+	if (s == ctx->null_stream)
+		return CUDA_ERROR_INVALID_HANDLE;
+	stream_destroy(s);
+	return CUDA_SUCCESS;
+}
+
+static CUresult streams_ctx_init(struct CUctx_st *ctx)
+{
+	return stream_create(ctx, 0, 0, &ctx->null_stream);
+}
+
+static void streams_ctx_teardown(struct CUctx_st *ctx)
+{
+	while (ctx->streams)
+		stream_destroy(ctx->streams);
+	ctx->null_stream = NULL;
+}
+
+static const struct ctx_hooks streams_hooks = {
+	.name = "streams",
+	.order = CTX_HOOKS_STREAMS,
+	.init = streams_ctx_init,
+	.teardown = streams_ctx_teardown,
+};
+CTX_HOOKS_REGISTER(streams_hooks)

@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Where the host waits for the device: cuStreamSynchronize, cuStreamQuery,
+ * cuEventSynchronize and cuCtxSynchronize. Each refuses a capturing stream (and invalidates
+ * its capture, as CUDA does), prints what kernels wrote with printf, and
+ * lets pools give back memory above their release threshold.
+ */
+#include "api.h"
+#include "capture.h"
+#include "context.h"
+#include "ctx_limits.h"
+#include "event.h"
+#include "kmd.h"
+#include "mempool.h"
+#include "stream.h"
+
+CUDA_EXPORT CUresult cuStreamSynchronize(CUstream handle)
+{
+	struct CUctx_st *ctx;
+	CUresult res = ctx_enter(&ctx);
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	if (stream_capturing(stream_resolve(ctx, handle)))
+		return capture_forbid_sync(stream_resolve(ctx, handle));
+	res = stream_wait_idle(stream_resolve(ctx, handle));
+	ctx_flush_printf(ctx);
+	/* Pools give memory back at synchronizations (their threshold). */
+	mempool_release_idle();
+	return res != CUDA_SUCCESS ? res : ctx_check_fault(ctx);
+}
+
+CUDA_EXPORT CUresult cuCtxSynchronize_v2(CUcontext ctx)
+{
+	CUresult res = driver_check_init();
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	if (!ctx)
+		ctx = ctx_current();
+	if (!ctx)
+		return CUDA_ERROR_INVALID_CONTEXT;
+	res = ctx_synchronize(ctx);
+	ctx_flush_printf(ctx);
+	/* Pools give memory back at synchronizations (their threshold). */
+	mempool_release_idle();
+	return res;
+}
+
+CUDA_EXPORT CUresult cuCtxSynchronize(void)
+{
+	return cuCtxSynchronize_v2(NULL);
+}
+
+CUDA_EXPORT CUresult cuStreamQuery(CUstream handle)
+{
+	struct CUctx_st *ctx;
+	CUresult res = ctx_enter(&ctx);
+	struct CUstream_st *s;
+	uint64_t completed, target;
+	int err;
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	s = stream_resolve(ctx, handle);
+	if (stream_capturing(s))
+		return capture_forbid_sync(s);
+	pthread_mutex_lock(&s->lock);
+	target = s->submitted;
+	pthread_mutex_unlock(&s->lock);
+	err = kmd_syncobj_query(ctx->dev->fd, s->syncobj, &completed);
+	if (err)
+		return result_from_errno(err);
+	if (completed < target)
+		return CUDA_ERROR_NOT_READY;
+	return ctx_check_fault(ctx);
+}
+
+CUDA_EXPORT CUresult cuEventSynchronize(CUevent e)
+{
+	struct CUctx_st *ctx;
+	CUresult res = event_enter(e, &ctx);
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	res = e->ipc ? ipc_event_synchronize(e) : event_wait_recorded(e);
+	ctx_flush_printf(e->ctx);
+	mempool_release_idle();
+	return res;
+}
