@@ -208,6 +208,17 @@ LLVMValueRef jit_variable_address(struct emit *e, const struct ir_sym *s)
 	return NULL;
 }
 
+/* The bits of an f32 register, its NaN made the GPU's 0x7fffffff. */
+static LLVMValueRef canonical_nan(struct emit *e, LLVMValueRef v)
+{
+	LLVMValueRef mag = LLVMBuildAnd(e->b, v, jit_const(e, e->i64,
+							   0x7fffffffu), "");
+	LLVMValueRef nan = LLVMBuildICmp(e->b, LLVMIntUGT, mag,
+					 jit_const(e, e->i64, 0x7f800000u), "");
+	return LLVMBuildSelect(e->b, nan, jit_const(e, e->i64, 0x7fffffffu),
+			       v, "");
+}
+
 /* The address a symbol operand stands for, as the interpreter sees it. */
 static LLVMValueRef symbol_value(struct emit *e, const struct ir_operand *o)
 {
@@ -237,6 +248,8 @@ LLVMValueRef jit_get(struct emit *e, const struct ir_operand *o, unsigned t)
 		v = LLVMBuildLoad2(e->b, e->f->regs[o->reg].type ==
 					 PTX_T_PRED ? e->i1 : e->i64,
 				   e->regs[o->reg], "");
+		if (e->lazy_nan[o->reg] && !jit_nan_blind(e->in))
+			v = canonical_nan(e, v);
 		if (e->f->regs[o->reg].type == PTX_T_PRED) {
 			if (t != PTX_T_PRED)
 				return jit_unsupported(e, "predicate as data"),
@@ -795,13 +808,16 @@ bool jit_emit_kernel(const struct ptx_kernel *k, LLVMModuleRef mod,
 		return false;
 	e.regs = calloc(e.f->nregs + 1, sizeof(*e.regs));
 	e.blocks = calloc(e.f->nblocks + 1, sizeof(*e.blocks));
+	e.lazy_nan = jit_nan_lazy_registers(e.f);
 	e.b = LLVMCreateBuilderInContext(e.cx);
-	bool ok = e.regs && e.blocks && emit_function(&e, name);
-	if (!e.regs || !e.blocks)
+	bool mem = e.regs && e.blocks && e.lazy_nan;
+	bool ok = mem && emit_function(&e, name);
+	if (!mem)
 		jit_unsupported(&e, "out of memory");
 	LLVMDisposeBuilder(e.b);
 	free(e.regs);
 	free(e.blocks);
+	free(e.lazy_nan);
 	free(e.resume);
 	free(e.resume_insn);
 	jit_live_free(e.live);
