@@ -849,6 +849,47 @@ static bool test_faults(void)
 	return ok;
 }
 
+/* The edges of the inline checks compiled code makes (jit_emit_mem.c):
+ * a shared word at the very end fits and one past it faults, a
+ * misaligned shared word faults, and so does a misaligned global word
+ * at an instruction that has already learnt its buffer. */
+static bool test_fault_edges(void)
+{
+	static const char text[] =
+		HEAD ".visible .entry g(.param .u64 p, .param .u32 mode)\n{\n"
+		"\t.shared .align 4 .b8 sh[64];\n\t.reg .pred %q<4>;\n"
+		"\t.reg .b32 %r<8>;\n\t.reg .b64 %rd<4>;\n"
+		"\tld.param.u64 %rd1, [p];\n\tld.param.u32 %r1, [mode];\n"
+		"\tmov.u32 %r2, 0;\n\tmov.u32 %r3, sh;\n"
+		"\tadd.s32 %r4, %r3, %r1;\n"
+		"\tst.shared.u32 [%r4], %r1;\n"
+		"L:\tst.global.u32 [%rd1], %r2;\n\tadd.s64 %rd1, %rd1, 6;\n"
+		"\tadd.s32 %r2, %r2, 1;\n\tsetp.lt.u32 %q1, %r2, 2;\n"
+		"\t@%q1 bra L;\n\tret;\n}\n";
+	const char *texts[] = { text }, *names[] = { "edges.ptx" };
+	char log[256];
+	struct ptx_program *p = NULL;
+	bool ok = build_texts(texts, names, 1, &p, log, sizeof(log)) == PTX_OK;
+	uint32_t *buf = test_alloc(64);
+	struct launch_cfg cfg = cfg_1d(1, 1);
+	struct ptx_fault f;
+	uint32_t mode = 60;	/* the last word: fits; then global +6 */
+	const void *args[] = { &buf, &mode };
+	ok = ok && !run(p, "g", &cfg, args, &f) &&
+	     f.kind == PTX_FAULT_MISALIGNED && f.addr == (uintptr_t)buf + 6;
+	mode = 64;
+	ok = ok && !run(p, "g", &cfg, args, &f) &&
+	     f.kind == PTX_FAULT_UNMAPPED && f.addr == 64;
+	mode = 2;
+	ok = ok && !run(p, "g", &cfg, args, &f) &&
+	     f.kind == PTX_FAULT_MISALIGNED;
+	if (!ok)
+		tap_diag("fault kind %d addr 0x%llx: %s", f.kind,
+			 (unsigned long long)f.addr, f.message);
+	ptx_program_destroy(p);
+	return ok;
+}
+
 /* Endless loops, one with a barrier in it: a launch whose kill flag is
  * set stops at the warps' next switch, with PTX_FAULT_KILLED. */
 static bool test_kill(void)
@@ -1091,9 +1132,31 @@ static bool test_throughput(void)
 	return ok;
 }
 
+/* f32 NaN bits (tests/ptx/hand/nan_bits.ptx): 0x7fffffff from every
+ * arithmetic instruction, however it is seen; kept by moves and loads. */
+static bool test_nan_bits(void)
+{
+	struct ptx_program *p = program("hand.nan_bits.ptx");
+	static const uint32_t input[4] = { 0x7f800000u, 0, 0x7fa00001u,
+					   0x3f800000u };
+	static const uint32_t ref[13] = {
+		0x7fffffffu, 0x7fffffffu, 0x7fffffffu, 0x7fa00001u, 1, 0,
+		0x3f800000u, 0x7fffffffu, 0x7fffffffu, 0x7fffffffu,
+		0x7fa00002u, 0x7fffffffu, 0,
+	};
+	uint32_t *in = test_alloc(sizeof(input)), *out = test_alloc(sizeof(ref));
+	memcpy(in, input, sizeof(input));
+	struct launch_cfg cfg = cfg_1d(1, 1);
+	const void *args[] = { &in, &out };
+	bool ok = p && run_ok(p, "nan_bits", &cfg, args) &&
+		  expect_bytes("nan_bits", out, ref, sizeof(ref), 4);
+	ptx_program_destroy(p);
+	return ok;
+}
+
 int main(void)
 {
-	tap_plan(35);
+	tap_plan(37);
 	tap_ok(test_vector_add("vector_add.sm75.ptx"), "vector_add (sm75)");
 	tap_ok(test_vector_add("vector_add.sm90.ptx"), "vector_add (sm90)");
 	tap_ok(test_int32(), "32-bit integer instructions");
@@ -1120,6 +1183,7 @@ int main(void)
 	tap_ok(test_printf(), "printf");
 	tap_ok(test_assert(), "assert fault");
 	tap_ok(test_faults(), "memory faults and trap");
+	tap_ok(test_fault_edges(), "shared and global check edges");
 	tap_ok(test_kill(), "a killed launch stops in endless loops and barriers");
 	tap_ok(test_warp_sz(), "WARP_SZ is the immediate 32; PTX arch");
 	tap_ok(test_jump_table(), "brx.idx jump table, exit in diverged code");
@@ -1132,6 +1196,7 @@ int main(void)
 				"packing, shfl predicate");
 	tap_ok(test_legacy(), "PTX ISA 1.4 kernel");
 	tap_ok(test_throughput(), "arithmetic loops (throughput)");
+	tap_ok(test_nan_bits(), "f32 NaN bits through arithmetic and moves");
 	test_free_all();
 	return tap_done();
 }
