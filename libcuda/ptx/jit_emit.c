@@ -308,6 +308,7 @@ static void load_uniforms(struct emit *e)
 			      LLVMPointerType(e->i64, 0));
 	e->shared_size = load_field(e, offsetof(struct jit_cta, shared_size),
 				    e->i64);
+	e->nthreads = load_field(e, offsetof(struct jit_cta, nthreads), e->i32);
 	for (int i = 0; i < 3; i++) {
 		e->ntid[i] = load_field(e, offsetof(struct jit_cta, ntid) +
 						   4 * i, e->i32);
@@ -401,6 +402,24 @@ struct loop_blocks {
 	LLVMValueRef phis[4];
 };
 
+/* dispatch: a thread that exited before this region's barrier stays out;
+ * with no barrier there is one region, and nobody has exited yet. */
+static void build_dispatch(struct emit *e, struct loop_blocks *lb)
+{
+	LLVMPositionBuilderAtEnd(e->b, lb->dispatch);
+	if (!e->has_barrier) {
+		LLVMBuildBr(e->b, lb->go);
+		return;
+	}
+	LLVMValueRef idx = LLVMBuildZExt(e->b, e->tid, e->i64, "");
+	LLVMValueRef ex = LLVMBuildLoad2(
+		e->b, e->i8, LLVMBuildGEP2(e->b, e->i8, e->exited, &idx, 1, ""),
+		"");
+	LLVMBuildCondBr(e->b, LLVMBuildICmp(e->b, LLVMIntNE, ex,
+					    jit_const(e, e->i8, 0), ""),
+			e->next_bb, lb->go);
+}
+
 static void build_head(struct emit *e, struct loop_blocks *lb)
 {
 	LLVMTypeRef i32 = e->i32;
@@ -411,17 +430,10 @@ static void build_head(struct emit *e, struct loop_blocks *lb)
 	e->tx = lb->phis[1];
 	e->ty = lb->phis[2];
 	e->tz = lb->phis[3];
-	LLVMValueRef n = load_field(e, offsetof(struct jit_cta, nthreads), i32);
-	LLVMBuildCondBr(e->b, LLVMBuildICmp(e->b, LLVMIntULT, e->tid, n, ""),
+	LLVMBuildCondBr(e->b, LLVMBuildICmp(e->b, LLVMIntULT, e->tid,
+					    e->nthreads, ""),
 			lb->dispatch, lb->done);
-	LLVMPositionBuilderAtEnd(e->b, lb->dispatch);
-	LLVMValueRef idx = LLVMBuildZExt(e->b, e->tid, e->i64, "");
-	LLVMValueRef ex = LLVMBuildLoad2(
-		e->b, e->i8, LLVMBuildGEP2(e->b, e->i8, e->exited, &idx, 1, ""),
-		"");
-	LLVMBuildCondBr(e->b, LLVMBuildICmp(e->b, LLVMIntNE, ex,
-					    jit_const(e, e->i8, 0), ""),
-			e->next_bb, lb->go);
+	build_dispatch(e, lb);
 	LLVMPositionBuilderAtEnd(e->b, lb->go);
 	LLVMBuildCondBr(e->b, LLVMBuildICmp(e->b, LLVMIntEQ, e->region,
 					    jit_const(e, i32, 0), ""),
@@ -502,8 +514,14 @@ static void finish_restore(struct emit *e, struct loop_blocks *lb)
 
 /* ---- control flow ---- */
 
+/* Only a kernel with barriers runs again for a later region, where the
+ * threads that exited must not. */
 static void exit_thread(struct emit *e)
 {
+	if (!e->has_barrier) {
+		LLVMBuildBr(e->b, e->next_bb);
+		return;
+	}
 	LLVMValueRef idx = LLVMBuildZExt(e->b, e->tid, e->i64, "");
 	LLVMBuildStore(e->b, jit_const(e, e->i8, 1),
 		       LLVMBuildGEP2(e->b, e->i8, e->exited, &idx, 1, ""));
@@ -785,6 +803,10 @@ static bool emit_function(struct emit *e, const char *name)
 	LLVMAddAttributeAtIndex(e->fn, 1, LLVMCreateEnumAttribute(
 		e->cx, LLVMGetEnumAttributeKindForName("noalias", 7), 0));
 	struct loop_blocks lb;
+	for (uint32_t i = 0; i < e->f->ninsns; i++)
+		if (e->f->insns[i].op == OP_BAR ||
+		    e->f->insns[i].op == OP_BARRIER)
+			e->has_barrier = true;
 	e->live = jit_live_compute(e);
 	if (!e->live)
 		return false;

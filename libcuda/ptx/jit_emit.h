@@ -39,7 +39,8 @@ struct emit {
 	LLVMValueRef shared, params, save, exited, sites, globals;
 	uint32_t nsites;		/* global access sites so far */
 	LLVMBasicBlockRef entry_bb;	/* for allocas made late */
-	LLVMValueRef ntid[3], ctaid[3], nctaid[3], shared_size;
+	LLVMValueRef ntid[3], ctaid[3], nctaid[3], shared_size, nthreads;
+	bool has_barrier;		/* else one region: no exited flags */
 	char *why;
 	size_t whylen;
 	/* liveness (jit_live.c): registers live after each barrier */
