@@ -319,13 +319,18 @@ static void load_uniforms(struct emit *e)
 	}
 }
 
-static LLVMValueRef save_slot(struct emit *e, uint32_t reg)
+/*
+ * Save slot @slot of this thread. A thread saves, at each barrier, only
+ * the registers live after it, packed: the buffer's stride is the most
+ * any barrier keeps (save_stride), so a CTA's saves stay small enough
+ * for the cache even at 1024 threads.
+ */
+static LLVMValueRef save_slot(struct emit *e, uint32_t slot)
 {
-	uint32_t n = e->f->nregs;
 	LLVMValueRef i = LLVMBuildAdd(
 		e->b, LLVMBuildMul(e->b, LLVMBuildZExt(e->b, e->tid, e->i64, ""),
-				   jit_const(e, e->i64, n), ""),
-		jit_const(e, e->i64, reg), "");
+				   jit_const(e, e->i64, e->save_stride), ""),
+		jit_const(e, e->i64, slot), "");
 	return LLVMBuildGEP2(e->b, e->i64, e->save, &i, 1, "");
 }
 
@@ -333,6 +338,7 @@ static LLVMValueRef save_slot(struct emit *e, uint32_t reg)
  * ones a thread keeps across it. */
 static void save_registers(struct emit *e, uint32_t at)
 {
+	uint32_t slot = 0;
 	for (uint32_t r = 0; r < e->f->nregs; r++) {
 		if (!jit_live_after(e->live, at, r))
 			continue;
@@ -341,23 +347,40 @@ static void save_registers(struct emit *e, uint32_t at)
 						e->regs[r], "");
 		if (pred)
 			v = LLVMBuildZExt(e->b, v, e->i64, "");
-		LLVMBuildStore(e->b, v, save_slot(e, r));
+		LLVMBuildStore(e->b, v, save_slot(e, slot++));
 	}
 }
 
+/* In save_registers()'s order. */
 static void restore_registers(struct emit *e, uint32_t at)
 {
+	uint32_t slot = 0;
 	for (uint32_t r = 0; r < e->f->nregs; r++) {
 		if (!jit_live_after(e->live, at, r))
 			continue;
 		bool pred = e->f->regs[r].type == PTX_T_PRED;
-		LLVMValueRef v = LLVMBuildLoad2(e->b, e->i64, save_slot(e, r),
-						"");
+		LLVMValueRef v = LLVMBuildLoad2(e->b, e->i64,
+						save_slot(e, slot++), "");
 		if (pred)
 			v = LLVMBuildICmp(e->b, LLVMIntNE, v,
 					  jit_const(e, e->i64, 0), "");
 		LLVMBuildStore(e->b, v, e->regs[r]);
 	}
+}
+
+/* The most registers live after any barrier: the save stride. */
+static uint32_t most_saved(struct emit *e)
+{
+	uint32_t most = 0;
+	for (uint32_t i = 0; i < e->f->ninsns; i++) {
+		uint32_t n = 0, op = e->f->insns[i].op;
+		if (op != OP_BAR && op != OP_BARRIER)
+			continue;
+		for (uint32_t r = 0; r < e->f->nregs; r++)
+			n += jit_live_after(e->live, i, r);
+		most = n > most ? n : most;
+	}
+	return most;
 }
 
 static void zero_registers(struct emit *e)
@@ -810,6 +833,7 @@ static bool emit_function(struct emit *e, const char *name)
 	e->live = jit_live_compute(e);
 	if (!e->live)
 		return false;
+	e->save_stride = most_saved(e);
 	build_skeleton(e, &lb);
 	if (!emit_blocks(e))
 		return false;
@@ -843,7 +867,7 @@ bool jit_emit_kernel(const struct ptx_kernel *k, LLVMModuleRef mod,
 	free(e.resume);
 	free(e.resume_insn);
 	jit_live_free(e.live);
-	jk->nregs = e.f->nregs;
+	jk->nregs = e.save_stride;
 	jk->nsites = e.nsites;
 	return ok;
 }

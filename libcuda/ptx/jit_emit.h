@@ -45,6 +45,7 @@ struct emit {
 	size_t whylen;
 	/* liveness (jit_live.c): registers live after each barrier */
 	struct jit_live *live;
+	uint32_t save_stride;		/* registers saved per thread */
 	/* per register: holds an f32 result whose NaN is not yet the
 	 * canonical one (jit_nan.c) */
 	uint8_t *lazy_nan;
