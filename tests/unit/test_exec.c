@@ -890,6 +890,72 @@ static bool test_fault_edges(void)
 	return ok;
 }
 
+/* Shared-memory atomics of every integer kind the JIT does as plain
+ * read-modify-writes (jit_emit_mem.c), with the old values they return:
+ * 64 threads, one CTA. */
+static bool test_shared_rmw(void)
+{
+	static const char text[] =
+		HEAD ".visible .entry rmw(.param .u64 p)\n{\n"
+		"\t.shared .align 8 .b32 w[6];\n\t.shared .align 8 .b64 d;\n"
+		"\t.reg .pred %q<2>;\n\t.reg .b32 %r<16>;\n\t.reg .b64 %rd<8>;\n"
+		"\tld.param.u64 %rd1, [p];\n\tmov.u32 %r1, %tid.x;\n"
+		"\tsetp.ne.u32 %q1, %r1, 0;\n"
+		"\t@%q1 bra W;\n"
+		"\tmov.u32 %r12, 0;\n\tmov.u32 %r13, -1;\n\tmov.u64 %rd7, 0;\n"
+		"\tst.shared.u32 [w], %r12;\n\tst.shared.u32 [w+4], %r12;\n"
+		"\tst.shared.u32 [w+8], %r13;\n\tst.shared.u32 [w+12], %r12;\n"
+		"\tst.shared.u32 [w+16], %r12;\n\tst.shared.u32 [w+20], %r13;\n"
+		"\tst.shared.u64 [d], %rd7;\n"
+		"W:\tbar.sync 0;\n"
+		"\tsub.s32 %r2, 20, %r1;\n"
+		"\tatom.shared.min.s32 %r3, [w], %r2;\n"
+		"\tatom.shared.max.u32 %r4, [w+4], %r1;\n"
+		"\tnot.b32 %r5, %r1;\n"
+		"\tatom.shared.and.b32 %r6, [w+8], %r5;\n"
+		"\tshl.b32 %r7, 1, %r1;\n"
+		"\tatom.shared.or.b32 %r8, [w+12], %r7;\n"
+		"\tatom.shared.xor.b32 %r9, [w+16], %r1;\n"
+		"\tatom.shared.min.u32 %r10, [w+20], %r2;\n"
+		"\tcvt.u64.u32 %rd2, %r1;\n\tshl.b64 %rd2, %rd2, 40;\n"
+		"\tatom.shared.add.u64 %rd3, [d], %rd2;\n"
+		"\tbar.sync 0;\n"
+		"\tmul.wide.u32 %rd4, %r1, 4;\n\tadd.s64 %rd5, %rd1, %rd4;\n"
+		"\tst.global.u32 [%rd5], %r3;\n"
+		"\t@%q1 ret;\n"
+		"\tld.shared.u32 %r11, [w];\n\tst.global.u32 [%rd1+256], %r11;\n"
+		"\tld.shared.u32 %r11, [w+4];\n\tst.global.u32 [%rd1+260], %r11;\n"
+		"\tld.shared.u32 %r11, [w+8];\n\tst.global.u32 [%rd1+264], %r11;\n"
+		"\tld.shared.u32 %r11, [w+12];\n\tst.global.u32 [%rd1+268], %r11;\n"
+		"\tld.shared.u32 %r11, [w+16];\n\tst.global.u32 [%rd1+272], %r11;\n"
+		"\tld.shared.u32 %r11, [w+20];\n\tst.global.u32 [%rd1+276], %r11;\n"
+		"\tld.shared.u64 %rd6, [d];\n\tst.global.u64 [%rd1+280], %rd6;\n"
+		"\tret;\n}\n";
+	const char *texts[] = { text }, *names[] = { "rmw.ptx" };
+	char log[256];
+	struct ptx_program *p = NULL;
+	bool ok = build_texts(texts, names, 1, &p, log, sizeof(log)) == PTX_OK;
+	uint32_t *out = test_alloc(288);
+	struct launch_cfg cfg = cfg_1d(1, 64);
+	const void *args[] = { &out };
+	ok = ok && run_ok(p, "rmw", &cfg, args);
+	/* the old value of min.s32 depends on the order threads run in;
+	 * the final values do not */
+	uint32_t and = 0xffffffffu, or = 0, xor = 0;
+	uint64_t sum = 0;
+	for (uint32_t t = 0; t < 64; t++) {
+		and &= ~t;
+		or |= t < 32 ? 1u << t : 0;
+		xor ^= t;
+		sum += (uint64_t)t << 40;
+	}
+	uint32_t ref[8] = { (uint32_t)(20 - 63), 63, and, or, xor,
+			    0, (uint32_t)sum, (uint32_t)(sum >> 32) };
+	ok = ok && expect_bytes("shared rmw", out + 64, ref, sizeof(ref), 4);
+	ptx_program_destroy(p);
+	return ok;
+}
+
 /* Endless loops, one with a barrier in it: a launch whose kill flag is
  * set stops at the warps' next switch, with PTX_FAULT_KILLED. */
 static bool test_kill(void)
@@ -1156,7 +1222,7 @@ static bool test_nan_bits(void)
 
 int main(void)
 {
-	tap_plan(37);
+	tap_plan(38);
 	tap_ok(test_vector_add("vector_add.sm75.ptx"), "vector_add (sm75)");
 	tap_ok(test_vector_add("vector_add.sm90.ptx"), "vector_add (sm90)");
 	tap_ok(test_int32(), "32-bit integer instructions");
@@ -1184,6 +1250,8 @@ int main(void)
 	tap_ok(test_assert(), "assert fault");
 	tap_ok(test_faults(), "memory faults and trap");
 	tap_ok(test_fault_edges(), "shared and global check edges");
+	tap_ok(test_shared_rmw(), "shared atomics: min, max, and, or, xor, "
+				  "add.u64");
 	tap_ok(test_kill(), "a killed launch stops in endless loops and barriers");
 	tap_ok(test_warp_sz(), "WARP_SZ is the immediate 32; PTX arch");
 	tap_ok(test_jump_table(), "brx.idx jump table, exit in diverged code");
