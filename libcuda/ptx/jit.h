@@ -60,7 +60,7 @@ struct jit_code;
 
 struct jit_kernel {
 	jit_entry_fn entry;
-	uint32_t nregs;		/* registers saved at barriers */
+	uint32_t nregs;		/* save slots per thread at barriers */
 	uint32_t nsites;	/* global access sites */
 	struct jit_code *code;	/* the engine's, counted */
 	double compile_s;	/* seconds it took to have the code */

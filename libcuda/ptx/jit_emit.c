@@ -208,6 +208,17 @@ LLVMValueRef jit_variable_address(struct emit *e, const struct ir_sym *s)
 	return NULL;
 }
 
+/* The bits of an f32 register, its NaN made the GPU's 0x7fffffff. */
+static LLVMValueRef canonical_nan(struct emit *e, LLVMValueRef v)
+{
+	LLVMValueRef mag = LLVMBuildAnd(e->b, v, jit_const(e, e->i64,
+							   0x7fffffffu), "");
+	LLVMValueRef nan = LLVMBuildICmp(e->b, LLVMIntUGT, mag,
+					 jit_const(e, e->i64, 0x7f800000u), "");
+	return LLVMBuildSelect(e->b, nan, jit_const(e, e->i64, 0x7fffffffu),
+			       v, "");
+}
+
 /* The address a symbol operand stands for, as the interpreter sees it. */
 static LLVMValueRef symbol_value(struct emit *e, const struct ir_operand *o)
 {
@@ -237,6 +248,8 @@ LLVMValueRef jit_get(struct emit *e, const struct ir_operand *o, unsigned t)
 		v = LLVMBuildLoad2(e->b, e->f->regs[o->reg].type ==
 					 PTX_T_PRED ? e->i1 : e->i64,
 				   e->regs[o->reg], "");
+		if (e->lazy_nan[o->reg] && !jit_nan_blind(e->in))
+			v = canonical_nan(e, v);
 		if (e->f->regs[o->reg].type == PTX_T_PRED) {
 			if (t != PTX_T_PRED)
 				return jit_unsupported(e, "predicate as data"),
@@ -295,6 +308,7 @@ static void load_uniforms(struct emit *e)
 			      LLVMPointerType(e->i64, 0));
 	e->shared_size = load_field(e, offsetof(struct jit_cta, shared_size),
 				    e->i64);
+	e->nthreads = load_field(e, offsetof(struct jit_cta, nthreads), e->i32);
 	for (int i = 0; i < 3; i++) {
 		e->ntid[i] = load_field(e, offsetof(struct jit_cta, ntid) +
 						   4 * i, e->i32);
@@ -305,13 +319,18 @@ static void load_uniforms(struct emit *e)
 	}
 }
 
-static LLVMValueRef save_slot(struct emit *e, uint32_t reg)
+/*
+ * Save slot @slot of this thread. A thread saves, at each barrier, only
+ * the registers live after it, packed: the buffer's stride is the most
+ * any barrier keeps (save_stride), so a CTA's saves stay small enough
+ * for the cache even at 1024 threads.
+ */
+static LLVMValueRef save_slot(struct emit *e, uint32_t slot)
 {
-	uint32_t n = e->f->nregs;
 	LLVMValueRef i = LLVMBuildAdd(
 		e->b, LLVMBuildMul(e->b, LLVMBuildZExt(e->b, e->tid, e->i64, ""),
-				   jit_const(e, e->i64, n), ""),
-		jit_const(e, e->i64, reg), "");
+				   jit_const(e, e->i64, e->save_stride), ""),
+		jit_const(e, e->i64, slot), "");
 	return LLVMBuildGEP2(e->b, e->i64, e->save, &i, 1, "");
 }
 
@@ -319,6 +338,7 @@ static LLVMValueRef save_slot(struct emit *e, uint32_t reg)
  * ones a thread keeps across it. */
 static void save_registers(struct emit *e, uint32_t at)
 {
+	uint32_t slot = 0;
 	for (uint32_t r = 0; r < e->f->nregs; r++) {
 		if (!jit_live_after(e->live, at, r))
 			continue;
@@ -327,23 +347,40 @@ static void save_registers(struct emit *e, uint32_t at)
 						e->regs[r], "");
 		if (pred)
 			v = LLVMBuildZExt(e->b, v, e->i64, "");
-		LLVMBuildStore(e->b, v, save_slot(e, r));
+		LLVMBuildStore(e->b, v, save_slot(e, slot++));
 	}
 }
 
+/* In save_registers()'s order. */
 static void restore_registers(struct emit *e, uint32_t at)
 {
+	uint32_t slot = 0;
 	for (uint32_t r = 0; r < e->f->nregs; r++) {
 		if (!jit_live_after(e->live, at, r))
 			continue;
 		bool pred = e->f->regs[r].type == PTX_T_PRED;
-		LLVMValueRef v = LLVMBuildLoad2(e->b, e->i64, save_slot(e, r),
-						"");
+		LLVMValueRef v = LLVMBuildLoad2(e->b, e->i64,
+						save_slot(e, slot++), "");
 		if (pred)
 			v = LLVMBuildICmp(e->b, LLVMIntNE, v,
 					  jit_const(e, e->i64, 0), "");
 		LLVMBuildStore(e->b, v, e->regs[r]);
 	}
+}
+
+/* The most registers live after any barrier: the save stride. */
+static uint32_t most_saved(struct emit *e)
+{
+	uint32_t most = 0;
+	for (uint32_t i = 0; i < e->f->ninsns; i++) {
+		uint32_t n = 0, op = e->f->insns[i].op;
+		if (op != OP_BAR && op != OP_BARRIER)
+			continue;
+		for (uint32_t r = 0; r < e->f->nregs; r++)
+			n += jit_live_after(e->live, i, r);
+		most = n > most ? n : most;
+	}
+	return most;
 }
 
 static void zero_registers(struct emit *e)
@@ -388,6 +425,24 @@ struct loop_blocks {
 	LLVMValueRef phis[4];
 };
 
+/* dispatch: a thread that exited before this region's barrier stays out;
+ * with no barrier there is one region, and nobody has exited yet. */
+static void build_dispatch(struct emit *e, struct loop_blocks *lb)
+{
+	LLVMPositionBuilderAtEnd(e->b, lb->dispatch);
+	if (!e->has_barrier) {
+		LLVMBuildBr(e->b, lb->go);
+		return;
+	}
+	LLVMValueRef idx = LLVMBuildZExt(e->b, e->tid, e->i64, "");
+	LLVMValueRef ex = LLVMBuildLoad2(
+		e->b, e->i8, LLVMBuildGEP2(e->b, e->i8, e->exited, &idx, 1, ""),
+		"");
+	LLVMBuildCondBr(e->b, LLVMBuildICmp(e->b, LLVMIntNE, ex,
+					    jit_const(e, e->i8, 0), ""),
+			e->next_bb, lb->go);
+}
+
 static void build_head(struct emit *e, struct loop_blocks *lb)
 {
 	LLVMTypeRef i32 = e->i32;
@@ -398,17 +453,10 @@ static void build_head(struct emit *e, struct loop_blocks *lb)
 	e->tx = lb->phis[1];
 	e->ty = lb->phis[2];
 	e->tz = lb->phis[3];
-	LLVMValueRef n = load_field(e, offsetof(struct jit_cta, nthreads), i32);
-	LLVMBuildCondBr(e->b, LLVMBuildICmp(e->b, LLVMIntULT, e->tid, n, ""),
+	LLVMBuildCondBr(e->b, LLVMBuildICmp(e->b, LLVMIntULT, e->tid,
+					    e->nthreads, ""),
 			lb->dispatch, lb->done);
-	LLVMPositionBuilderAtEnd(e->b, lb->dispatch);
-	LLVMValueRef idx = LLVMBuildZExt(e->b, e->tid, e->i64, "");
-	LLVMValueRef ex = LLVMBuildLoad2(
-		e->b, e->i8, LLVMBuildGEP2(e->b, e->i8, e->exited, &idx, 1, ""),
-		"");
-	LLVMBuildCondBr(e->b, LLVMBuildICmp(e->b, LLVMIntNE, ex,
-					    jit_const(e, e->i8, 0), ""),
-			e->next_bb, lb->go);
+	build_dispatch(e, lb);
 	LLVMPositionBuilderAtEnd(e->b, lb->go);
 	LLVMBuildCondBr(e->b, LLVMBuildICmp(e->b, LLVMIntEQ, e->region,
 					    jit_const(e, i32, 0), ""),
@@ -489,8 +537,14 @@ static void finish_restore(struct emit *e, struct loop_blocks *lb)
 
 /* ---- control flow ---- */
 
+/* Only a kernel with barriers runs again for a later region, where the
+ * threads that exited must not. */
 static void exit_thread(struct emit *e)
 {
+	if (!e->has_barrier) {
+		LLVMBuildBr(e->b, e->next_bb);
+		return;
+	}
 	LLVMValueRef idx = LLVMBuildZExt(e->b, e->tid, e->i64, "");
 	LLVMBuildStore(e->b, jit_const(e, e->i8, 1),
 		       LLVMBuildGEP2(e->b, e->i8, e->exited, &idx, 1, ""));
@@ -772,9 +826,14 @@ static bool emit_function(struct emit *e, const char *name)
 	LLVMAddAttributeAtIndex(e->fn, 1, LLVMCreateEnumAttribute(
 		e->cx, LLVMGetEnumAttributeKindForName("noalias", 7), 0));
 	struct loop_blocks lb;
+	for (uint32_t i = 0; i < e->f->ninsns; i++)
+		if (e->f->insns[i].op == OP_BAR ||
+		    e->f->insns[i].op == OP_BARRIER)
+			e->has_barrier = true;
 	e->live = jit_live_compute(e);
 	if (!e->live)
 		return false;
+	e->save_stride = most_saved(e);
 	build_skeleton(e, &lb);
 	if (!emit_blocks(e))
 		return false;
@@ -795,17 +854,20 @@ bool jit_emit_kernel(const struct ptx_kernel *k, LLVMModuleRef mod,
 		return false;
 	e.regs = calloc(e.f->nregs + 1, sizeof(*e.regs));
 	e.blocks = calloc(e.f->nblocks + 1, sizeof(*e.blocks));
+	e.lazy_nan = jit_nan_lazy_registers(e.f);
 	e.b = LLVMCreateBuilderInContext(e.cx);
-	bool ok = e.regs && e.blocks && emit_function(&e, name);
-	if (!e.regs || !e.blocks)
+	bool mem = e.regs && e.blocks && e.lazy_nan;
+	bool ok = mem && emit_function(&e, name);
+	if (!mem)
 		jit_unsupported(&e, "out of memory");
 	LLVMDisposeBuilder(e.b);
 	free(e.regs);
 	free(e.blocks);
+	free(e.lazy_nan);
 	free(e.resume);
 	free(e.resume_insn);
 	jit_live_free(e.live);
-	jk->nregs = e.f->nregs;
+	jk->nregs = e.save_stride;
 	jk->nsites = e.nsites;
 	return ok;
 }

@@ -39,11 +39,16 @@ struct emit {
 	LLVMValueRef shared, params, save, exited, sites, globals;
 	uint32_t nsites;		/* global access sites so far */
 	LLVMBasicBlockRef entry_bb;	/* for allocas made late */
-	LLVMValueRef ntid[3], ctaid[3], nctaid[3], shared_size;
+	LLVMValueRef ntid[3], ctaid[3], nctaid[3], shared_size, nthreads;
+	bool has_barrier;		/* else one region: no exited flags */
 	char *why;
 	size_t whylen;
 	/* liveness (jit_live.c): registers live after each barrier */
 	struct jit_live *live;
+	uint32_t save_stride;		/* registers saved per thread */
+	/* per register: holds an f32 result whose NaN is not yet the
+	 * canonical one (jit_nan.c) */
+	uint8_t *lazy_nan;
 };
 
 /* Registers live after each bar.sync of @e's kernel, by instruction
@@ -52,6 +57,13 @@ struct jit_live *jit_live_compute(struct emit *e);
 /* Register @r is live after the barrier at instruction @insn. */
 bool jit_live_after(const struct jit_live *l, uint32_t insn, uint32_t r);
 void jit_live_free(struct jit_live *l);
+
+/* Registers whose every write is f32 arithmetic (jit_nan.c): their
+ * NaNs are made canonical when read, not when written; NULL if out of
+ * memory. */
+uint8_t *jit_nan_lazy_registers(const struct ir_func *f);
+/* @in reads f32 registers without looking at a NaN's bits. */
+bool jit_nan_blind(const struct ir_insn *in);
 
 /* Records why the kernel cannot be compiled; returns false. */
 bool jit_unsupported(struct emit *e, const char *what);

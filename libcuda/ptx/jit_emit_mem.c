@@ -16,11 +16,27 @@ static LLVMValueRef c64(struct emit *e, uint64_t v)
 	return LLVMConstInt(e->i64, v, false);
 }
 
-static LLVMValueRef aligned(struct emit *e, LLVMValueRef addr, unsigned size)
+static unsigned log2_of(unsigned size)
 {
-	return LLVMBuildICmp(B, LLVMIntEQ,
-			     LLVMBuildAnd(B, addr, c64(e, size - 1), ""),
-			     c64(e, 0), "");
+	return (unsigned)__builtin_ctz(size);
+}
+
+/*
+ * The inline check of an access of @size bytes (a power of two) at
+ * offset @d into a window of @len bytes: d aligned to size and
+ * d + size <= len. For an aligned d that is d / size < len / size;
+ * rotating d right by log2(size) does the division and, for a
+ * misaligned d, moves the low bits to the top, past any len / size.
+ * One rotate and one compare, which loops keep cheap.
+ */
+static LLVMValueRef in_window(struct emit *e, LLVMValueRef d,
+			      LLVMValueRef len, unsigned size)
+{
+	LLVMValueRef k = c64(e, log2_of(size));
+	LLVMValueRef args[3] = { d, d, k };
+	LLVMValueRef rot = jit_intrinsic(e, "llvm.fshr", &e->i64, 1, args, 3);
+	return LLVMBuildICmp(B, LLVMIntULT, rot, LLVMBuildLShr(B, len, k, ""),
+			     "");
 }
 
 /* Host address of a global access: the last good range, else rt_global. */
@@ -39,12 +55,9 @@ static LLVMValueRef global_ptr(struct emit *e, LLVMValueRef addr,
 	LLVMValueRef len_slot = jit_entry_copy(e, len_mem);
 	LLVMValueRef lo = LLVMBuildLoad2(B, e->i64, lo_slot, "");
 	LLVMValueRef len = LLVMBuildLoad2(B, e->i64, len_slot, "");
-	LLVMValueRef d = LLVMBuildSub(B, addr, lo, "");
-	LLVMValueRef in = LLVMBuildAnd(
-		B, LLVMBuildICmp(B, LLVMIntULT, d, len, ""),
-		LLVMBuildICmp(B, LLVMIntUGE, LLVMBuildSub(B, len, d, ""),
-			      c64(e, size), ""), "");
-	LLVMValueRef ok = LLVMBuildAnd(B, in, aligned(e, addr, size), "");
+	/* jit_global() keeps only ranges whose start is aligned to size */
+	LLVMValueRef ok = in_window(e, LLVMBuildSub(B, addr, lo, ""), len,
+				    size);
 	LLVMValueRef fast = LLVMBuildIntToPtr(B, addr, e->p8, "");
 	LLVMBasicBlockRef here = LLVMGetInsertBlock(B);
 	LLVMBasicBlockRef slow = LLVMAppendBasicBlockInContext(e->cx, e->fn, "gslow");
@@ -78,11 +91,7 @@ static LLVMValueRef shared_ptr(struct emit *e, LLVMValueRef addr,
 {
 	LLVMValueRef off = LLVMBuildZExt(B, LLVMBuildTrunc(B, addr, e->i32, ""),
 					 e->i64, "");
-	LLVMValueRef ok = LLVMBuildAnd(
-		B, LLVMBuildICmp(B, LLVMIntULE,
-				 LLVMBuildAdd(B, off, c64(e, size), ""),
-				 e->shared_size, ""),
-		aligned(e, addr, size), "");
+	LLVMValueRef ok = in_window(e, off, e->shared_size, size);
 	LLVMBasicBlockRef bad = LLVMAppendBasicBlockInContext(e->cx, e->fn, "sbad");
 	LLVMBasicBlockRef good = LLVMAppendBasicBlockInContext(e->cx, e->fn, "sok");
 	LLVMBuildCondBr(B, ok, good, bad);
@@ -224,7 +233,7 @@ static bool emit_ld_st(struct emit *e, const struct ir_insn *in)
 	if (in->nopnds != 2 || !size || size > 8 || in->ntypes != 1)
 		return jit_unsupported(e, "type or operands");
 	const struct ir_operand *ops = data_ops(e, &in->opnd[st ? 1 : 0], &n);
-	if (n != in->vec || n > 4)
+	if (n != in->vec || n > 4 || n == 3)
 		return jit_unsupported(e, "vector");
 	LLVMValueRef p = mem_ptr(e, in, &in->opnd[st ? 0 : 1], size * n, st);
 	if (!p)
@@ -312,6 +321,39 @@ static bool native_rmw(unsigned op, unsigned kind, LLVMAtomicRMWBinOp *r)
 	}
 }
 
+/*
+ * An atomic on shared memory as a plain read-modify-write: a CTA's
+ * threads all run on one worker thread, one after the other, and its
+ * shared memory is that worker's alone, so nothing can come between
+ * the read and the write (a locked instruction costs some 20 cycles,
+ * which a shared-memory histogram pays per element).
+ */
+static LLVMValueRef plain_rmw(struct emit *e, LLVMAtomicRMWBinOp op,
+			      LLVMValueRef ip, LLVMValueRef b, LLVMTypeRef it)
+{
+	unsigned align = LLVMGetIntTypeWidth(it) / 8;
+	LLVMValueRef old = LLVMBuildLoad2(B, it, ip, "");
+	LLVMSetAlignment(old, align);
+	LLVMIntPredicate p;
+	LLVMValueRef v;
+	switch (op) {
+	case LLVMAtomicRMWBinOpAdd: v = LLVMBuildAdd(B, old, b, ""); break;
+	case LLVMAtomicRMWBinOpAnd: v = LLVMBuildAnd(B, old, b, ""); break;
+	case LLVMAtomicRMWBinOpOr: v = LLVMBuildOr(B, old, b, ""); break;
+	case LLVMAtomicRMWBinOpXor: v = LLVMBuildXor(B, old, b, ""); break;
+	case LLVMAtomicRMWBinOpXchg: v = b; break;
+	default:
+		p = op == LLVMAtomicRMWBinOpMin ? LLVMIntSLT :
+		    op == LLVMAtomicRMWBinOpMax ? LLVMIntSGT :
+		    op == LLVMAtomicRMWBinOpUMin ? LLVMIntULT : LLVMIntUGT;
+		v = LLVMBuildSelect(B, LLVMBuildICmp(B, p, old, b, ""), old, b,
+				    "");
+		break;
+	}
+	LLVMSetAlignment(LLVMBuildStore(B, v, ip), align);
+	return old;
+}
+
 static LLVMValueRef atomic(struct emit *e, const struct ir_insn *in,
 			   LLVMValueRef p, LLVMValueRef b, LLVMValueRef c,
 			   unsigned kind, LLVMTypeRef it)
@@ -325,7 +367,8 @@ static LLVMValueRef atomic(struct emit *e, const struct ir_insn *in,
 		return LLVMBuildExtractValue(B, x, 0, "");
 	}
 	if (native_rmw(in->mode, kind, &op))
-		return LLVMBuildAtomicRMW(B, op, ip, b, sc, false);
+		return in->space == SPACE_SHARED ? plain_rmw(e, op, ip, b, it) :
+			LLVMBuildAtomicRMW(B, op, ip, b, sc, false);
 	LLVMTypeRef at[6] = { e->p8, e->i32, e->i32, e->i32, e->i64, e->i64 };
 	LLVMTypeRef fnty = LLVMFunctionType(e->i64, at, 6, false);
 	LLVMValueRef av[6] = { p,

@@ -272,8 +272,9 @@ static LLVMValueRef fconst64(struct emit *e, uint64_t bits)
 	return LLVMConstBitCast(cint(e->i64, bits), e->f64);
 }
 
+/* @lazy: the NaN is left for the reader to make canonical (jit_nan.c) */
 static LLVMValueRef f32_out(struct emit *e, LLVMValueRef r, bool ftz,
-			    bool sat)
+			    bool sat, bool lazy)
 {
 	LLVMValueRef x = ftz ? flush32(e, r) : r;
 	if (sat) {
@@ -284,6 +285,8 @@ static LLVMValueRef f32_out(struct emit *e, LLVMValueRef r, bool ftz,
 		x = LLVMBuildSelect(B, LLVMBuildFCmp(B, LLVMRealOGT, x, zero, ""),
 				    lt1, zero, "");
 	}
+	if (lazy && !sat)
+		return x;
 	return LLVMBuildSelect(B, is_nan(e, r),
 			       fconst32(e, sat ? 0 : 0x7fffffffu), x, "");
 }
@@ -468,7 +471,8 @@ bool jit_emit_float(struct emit *e, const struct ir_insn *in)
 	if (!r)
 		return jit_unsupported(e, "form");
 	if (f32)
-		r = f32_out(e, r, ftz, sat);
+		r = f32_out(e, r, ftz, sat, in->opnd[0].kind == OPND_REG &&
+			    e->lazy_nan[in->opnd[0].reg]);
 	else if (in->op == OP_DIV)
 		r = f64_res(e, r, v[1], v[0], v[2], 2);
 	else

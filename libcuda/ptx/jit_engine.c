@@ -338,8 +338,8 @@ static bool load_code(const struct ptx_kernel *k, struct jit_code *c,
 	LLVMMemoryBufferRef buf =
 		LLVMCreateMemoryBufferWithMemoryRangeCopy(obj, size, name);
 	free(obj);
-	/* the same PTX has the same registers: a sanity check */
-	if (c->nregs != k->sym->func->nregs) {
+	/* a thread saves at most all its registers: a sanity check */
+	if (c->nregs > k->sym->func->nregs) {
 		LLVMDisposeMemoryBuffer(buf);
 		return false;
 	}

@@ -94,8 +94,10 @@ uint8_t *jit_global(struct jit_cta *c, uint32_t thread, uint64_t addr,
 			locate(c, line);
 		return NULL;
 	}
-	/* the range just used is this instruction's likely next one */
-	if (r && r->writable && addr >= r->start && addr < r->end) {
+	/* the range just used is this instruction's likely next one; the
+	 * inline check (jit_emit_mem.c) needs its start aligned to size */
+	if (r && r->writable && addr >= r->start && addr < r->end &&
+	    r->start % size == 0) {
 		c->sites[2 * site] = r->start;
 		c->sites[2 * site + 1] = r->end - r->start;
 	}

@@ -849,6 +849,113 @@ static bool test_faults(void)
 	return ok;
 }
 
+/* The edges of the inline checks compiled code makes (jit_emit_mem.c):
+ * a shared word at the very end fits and one past it faults, a
+ * misaligned shared word faults, and so does a misaligned global word
+ * at an instruction that has already learnt its buffer. */
+static bool test_fault_edges(void)
+{
+	static const char text[] =
+		HEAD ".visible .entry g(.param .u64 p, .param .u32 mode)\n{\n"
+		"\t.shared .align 4 .b8 sh[64];\n\t.reg .pred %q<4>;\n"
+		"\t.reg .b32 %r<8>;\n\t.reg .b64 %rd<4>;\n"
+		"\tld.param.u64 %rd1, [p];\n\tld.param.u32 %r1, [mode];\n"
+		"\tmov.u32 %r2, 0;\n\tmov.u32 %r3, sh;\n"
+		"\tadd.s32 %r4, %r3, %r1;\n"
+		"\tst.shared.u32 [%r4], %r1;\n"
+		"L:\tst.global.u32 [%rd1], %r2;\n\tadd.s64 %rd1, %rd1, 6;\n"
+		"\tadd.s32 %r2, %r2, 1;\n\tsetp.lt.u32 %q1, %r2, 2;\n"
+		"\t@%q1 bra L;\n\tret;\n}\n";
+	const char *texts[] = { text }, *names[] = { "edges.ptx" };
+	char log[256];
+	struct ptx_program *p = NULL;
+	bool ok = build_texts(texts, names, 1, &p, log, sizeof(log)) == PTX_OK;
+	uint32_t *buf = test_alloc(64);
+	struct launch_cfg cfg = cfg_1d(1, 1);
+	struct ptx_fault f;
+	uint32_t mode = 60;	/* the last word: fits; then global +6 */
+	const void *args[] = { &buf, &mode };
+	ok = ok && !run(p, "g", &cfg, args, &f) &&
+	     f.kind == PTX_FAULT_MISALIGNED && f.addr == (uintptr_t)buf + 6;
+	mode = 64;
+	ok = ok && !run(p, "g", &cfg, args, &f) &&
+	     f.kind == PTX_FAULT_UNMAPPED && f.addr == 64;
+	mode = 2;
+	ok = ok && !run(p, "g", &cfg, args, &f) &&
+	     f.kind == PTX_FAULT_MISALIGNED;
+	if (!ok)
+		tap_diag("fault kind %d addr 0x%llx: %s", f.kind,
+			 (unsigned long long)f.addr, f.message);
+	ptx_program_destroy(p);
+	return ok;
+}
+
+/* Shared-memory atomics of every integer kind the JIT does as plain
+ * read-modify-writes (jit_emit_mem.c), with the old values they return:
+ * 64 threads, one CTA. */
+static bool test_shared_rmw(void)
+{
+	static const char text[] =
+		HEAD ".visible .entry rmw(.param .u64 p)\n{\n"
+		"\t.shared .align 8 .b32 w[6];\n\t.shared .align 8 .b64 d;\n"
+		"\t.reg .pred %q<2>;\n\t.reg .b32 %r<16>;\n\t.reg .b64 %rd<8>;\n"
+		"\tld.param.u64 %rd1, [p];\n\tmov.u32 %r1, %tid.x;\n"
+		"\tsetp.ne.u32 %q1, %r1, 0;\n"
+		"\t@%q1 bra W;\n"
+		"\tmov.u32 %r12, 0;\n\tmov.u32 %r13, -1;\n\tmov.u64 %rd7, 0;\n"
+		"\tst.shared.u32 [w], %r12;\n\tst.shared.u32 [w+4], %r12;\n"
+		"\tst.shared.u32 [w+8], %r13;\n\tst.shared.u32 [w+12], %r12;\n"
+		"\tst.shared.u32 [w+16], %r12;\n\tst.shared.u32 [w+20], %r13;\n"
+		"\tst.shared.u64 [d], %rd7;\n"
+		"W:\tbar.sync 0;\n"
+		"\tsub.s32 %r2, 20, %r1;\n"
+		"\tatom.shared.min.s32 %r3, [w], %r2;\n"
+		"\tatom.shared.max.u32 %r4, [w+4], %r1;\n"
+		"\tnot.b32 %r5, %r1;\n"
+		"\tatom.shared.and.b32 %r6, [w+8], %r5;\n"
+		"\tshl.b32 %r7, 1, %r1;\n"
+		"\tatom.shared.or.b32 %r8, [w+12], %r7;\n"
+		"\tatom.shared.xor.b32 %r9, [w+16], %r1;\n"
+		"\tatom.shared.min.u32 %r10, [w+20], %r2;\n"
+		"\tcvt.u64.u32 %rd2, %r1;\n\tshl.b64 %rd2, %rd2, 40;\n"
+		"\tatom.shared.add.u64 %rd3, [d], %rd2;\n"
+		"\tbar.sync 0;\n"
+		"\tmul.wide.u32 %rd4, %r1, 4;\n\tadd.s64 %rd5, %rd1, %rd4;\n"
+		"\tst.global.u32 [%rd5], %r3;\n"
+		"\t@%q1 ret;\n"
+		"\tld.shared.u32 %r11, [w];\n\tst.global.u32 [%rd1+256], %r11;\n"
+		"\tld.shared.u32 %r11, [w+4];\n\tst.global.u32 [%rd1+260], %r11;\n"
+		"\tld.shared.u32 %r11, [w+8];\n\tst.global.u32 [%rd1+264], %r11;\n"
+		"\tld.shared.u32 %r11, [w+12];\n\tst.global.u32 [%rd1+268], %r11;\n"
+		"\tld.shared.u32 %r11, [w+16];\n\tst.global.u32 [%rd1+272], %r11;\n"
+		"\tld.shared.u32 %r11, [w+20];\n\tst.global.u32 [%rd1+276], %r11;\n"
+		"\tld.shared.u64 %rd6, [d];\n\tst.global.u64 [%rd1+280], %rd6;\n"
+		"\tret;\n}\n";
+	const char *texts[] = { text }, *names[] = { "rmw.ptx" };
+	char log[256];
+	struct ptx_program *p = NULL;
+	bool ok = build_texts(texts, names, 1, &p, log, sizeof(log)) == PTX_OK;
+	uint32_t *out = test_alloc(288);
+	struct launch_cfg cfg = cfg_1d(1, 64);
+	const void *args[] = { &out };
+	ok = ok && run_ok(p, "rmw", &cfg, args);
+	/* the old value of min.s32 depends on the order threads run in;
+	 * the final values do not */
+	uint32_t and = 0xffffffffu, or = 0, xor = 0;
+	uint64_t sum = 0;
+	for (uint32_t t = 0; t < 64; t++) {
+		and &= ~t;
+		or |= t < 32 ? 1u << t : 0;
+		xor ^= t;
+		sum += (uint64_t)t << 40;
+	}
+	uint32_t ref[8] = { (uint32_t)(20 - 63), 63, and, or, xor,
+			    0, (uint32_t)sum, (uint32_t)(sum >> 32) };
+	ok = ok && expect_bytes("shared rmw", out + 64, ref, sizeof(ref), 4);
+	ptx_program_destroy(p);
+	return ok;
+}
+
 /* Endless loops, one with a barrier in it: a launch whose kill flag is
  * set stops at the warps' next switch, with PTX_FAULT_KILLED. */
 static bool test_kill(void)
@@ -1091,9 +1198,31 @@ static bool test_throughput(void)
 	return ok;
 }
 
+/* f32 NaN bits (tests/ptx/hand/nan_bits.ptx): 0x7fffffff from every
+ * arithmetic instruction, however it is seen; kept by moves and loads. */
+static bool test_nan_bits(void)
+{
+	struct ptx_program *p = program("hand.nan_bits.ptx");
+	static const uint32_t input[4] = { 0x7f800000u, 0, 0x7fa00001u,
+					   0x3f800000u };
+	static const uint32_t ref[13] = {
+		0x7fffffffu, 0x7fffffffu, 0x7fffffffu, 0x7fa00001u, 1, 0,
+		0x3f800000u, 0x7fffffffu, 0x7fffffffu, 0x7fffffffu,
+		0x7fa00002u, 0x7fffffffu, 0,
+	};
+	uint32_t *in = test_alloc(sizeof(input)), *out = test_alloc(sizeof(ref));
+	memcpy(in, input, sizeof(input));
+	struct launch_cfg cfg = cfg_1d(1, 1);
+	const void *args[] = { &in, &out };
+	bool ok = p && run_ok(p, "nan_bits", &cfg, args) &&
+		  expect_bytes("nan_bits", out, ref, sizeof(ref), 4);
+	ptx_program_destroy(p);
+	return ok;
+}
+
 int main(void)
 {
-	tap_plan(35);
+	tap_plan(38);
 	tap_ok(test_vector_add("vector_add.sm75.ptx"), "vector_add (sm75)");
 	tap_ok(test_vector_add("vector_add.sm90.ptx"), "vector_add (sm90)");
 	tap_ok(test_int32(), "32-bit integer instructions");
@@ -1120,6 +1249,9 @@ int main(void)
 	tap_ok(test_printf(), "printf");
 	tap_ok(test_assert(), "assert fault");
 	tap_ok(test_faults(), "memory faults and trap");
+	tap_ok(test_fault_edges(), "shared and global check edges");
+	tap_ok(test_shared_rmw(), "shared atomics: min, max, and, or, xor, "
+				  "add.u64");
 	tap_ok(test_kill(), "a killed launch stops in endless loops and barriers");
 	tap_ok(test_warp_sz(), "WARP_SZ is the immediate 32; PTX arch");
 	tap_ok(test_jump_table(), "brx.idx jump table, exit in diverged code");
@@ -1132,6 +1264,7 @@ int main(void)
 				"packing, shfl predicate");
 	tap_ok(test_legacy(), "PTX ISA 1.4 kernel");
 	tap_ok(test_throughput(), "arithmetic loops (throughput)");
+	tap_ok(test_nan_bits(), "f32 NaN bits through arithmetic and moves");
 	test_free_all();
 	return tap_done();
 }
