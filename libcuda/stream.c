@@ -27,6 +27,13 @@ static uint32_t queue_priority(int priority)
 			    : DRM_VCUDA_QUEUE_PRIORITY_NORMAL;
 }
 
+int stream_clamp_priority(int priority)
+{
+	if (priority < PRIORITY_GREATEST)
+		return PRIORITY_GREATEST;
+	return priority > PRIORITY_LEAST ? PRIORITY_LEAST : priority;
+}
+
 CUresult stream_create(struct CUctx_st *ctx, unsigned int flags, int priority,
 		       struct CUstream_st **out)
 {
@@ -36,13 +43,9 @@ CUresult stream_create(struct CUctx_st *ctx, unsigned int flags, int priority,
 
 	if (!s)
 		return CUDA_ERROR_OUT_OF_MEMORY;
-	if (priority < PRIORITY_GREATEST)
-		priority = PRIORITY_GREATEST;
-	if (priority > PRIORITY_LEAST)
-		priority = PRIORITY_LEAST;
 	s->ctx = ctx;
 	s->flags = flags;
-	s->priority = priority;
+	s->priority = stream_clamp_priority(priority);
 	pthread_mutex_init(&s->lock, NULL);
 	err = kmd_syncobj_create(fd, &s->syncobj);
 	if (!err) {
@@ -386,14 +389,11 @@ CUresult ctx_synchronize(struct CUctx_st *ctx)
 
 struct CUstream_st *stream_resolve(struct CUctx_st *ctx, CUstream handle)
 {
-	/*
-	 * The legacy default stream and the per-thread one are both the
-	 * context's null stream for now: ordering is right, only overlap
-	 * between threads' default streams is lost.
-	 */
-	if (handle == NULL || handle == CU_STREAM_LEGACY ||
-	    handle == CU_STREAM_PER_THREAD)
+	/* 0 is the legacy stream; the _ptsz entry points pass the other. */
+	if (handle == NULL || handle == CU_STREAM_LEGACY)
 		return ctx->null_stream;
+	if (handle == CU_STREAM_PER_THREAD)
+		return per_thread_stream(ctx);
 	return handle;
 }
 
@@ -420,7 +420,6 @@ CUDA_EXPORT CUresult cuStreamDestroy(CUstream handle)
 {
 	struct CUctx_st *ctx;
 	CUresult res = driver_check_init();
-	struct CUstream_st *s;
 
 	if (res != CUDA_SUCCESS)
 		return res;
@@ -430,14 +429,9 @@ CUDA_EXPORT CUresult cuStreamDestroy(CUstream handle)
 		stream_destroy(handle);
 		return CUDA_SUCCESS;
 	}
+	/* The default streams are not the program's to destroy. */
 	res = ctx_enter(&ctx);
-	if (res != CUDA_SUCCESS)
-		return res;
-	s = stream_resolve(ctx, handle);
-	if (s == ctx->null_stream)
-		return CUDA_ERROR_INVALID_HANDLE;
-	stream_destroy(s);
-	return CUDA_SUCCESS;
+	return res != CUDA_SUCCESS ? res : CUDA_ERROR_INVALID_HANDLE;
 }
 
 CUDA_EXPORT CUresult cuStreamSynchronize(CUstream handle)
@@ -549,6 +543,7 @@ static CUresult streams_ctx_init(struct CUctx_st *ctx)
 
 static void streams_ctx_teardown(struct CUctx_st *ctx)
 {
+	per_thread_streams_ctx_gone(ctx);
 	while (ctx->streams)
 		stream_destroy(ctx->streams);
 	ctx->null_stream = NULL;
