@@ -115,12 +115,14 @@ static void ordering(const char *what, cudaStream_t first, cudaStream_t second) 
   cudaLaunchHostFunc(first, hold, &g);
   bump<<<1, 32, 0, second>>>(p);
   cudaEventRecord(ev, second);
-  // Let the second stream run if it is free to.
-  cudaError_t q = cudaErrorNotReady;
-  for (int i = 0; i < 2000 && q == cudaErrorNotReady; i++) {
+  // Let the second stream run if it is free to, for a second: long for a
+  // small kernel, short of the test VM's 5 s job time-out, which the
+  // job waiting for the gate counts against.
+  cudaError_t q = cudaEventQuery(ev);
+  auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(1000);
+  while (q == cudaErrorNotReady && std::chrono::steady_clock::now() < until) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
     q = cudaEventQuery(ev);
-    if (q == cudaErrorNotReady)
-      std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
   std::printf("%s: second stream's event while first blocked = %d\n", what, (int)q);
   std::printf("%s: first stream query while blocked = %d\n", what, (int)cudaStreamQuery(first));
