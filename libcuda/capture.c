@@ -91,6 +91,9 @@ CUresult capture_kernel(struct CUstream_st *s, struct CUfunc_st *f,
 			       (const CUgraphNode *)s->capture_deps,
 			       s->ncapture_deps, f, grid, block, shared, packed,
 			       &node);
+	if (res == CUDA_SUCCESS)
+		launch_attrs_captured(&node->u.kernel.attrs, &s->attrs,
+				      s->priority);
 	return added(s, res, node);
 }
 

@@ -33,6 +33,13 @@ struct CUctx_st {
 	int is_primary;
 
 	pthread_mutex_t lock;		/* streams list, range snapshot */
+	/*
+	 * Held for reading while ctx_synchronize walks and waits for the
+	 * streams, for writing while one is unlinked: a stream another
+	 * thread destroys (a per-thread stream at its thread's exit) is
+	 * never freed under the walk.
+	 */
+	pthread_rwlock_t streams_walk;
 	struct CUstream_st *streams;	/* every stream, for synchronize */
 	struct CUstream_st *null_stream;
 

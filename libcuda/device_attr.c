@@ -7,6 +7,7 @@
  */
 #include "api.h"
 #include "device.h"
+#include "launch_attr.h"
 
 /* Attributes with one value on every vcuda device. */
 static const struct {
@@ -62,6 +63,12 @@ static const struct {
 	{ CU_DEVICE_ATTRIBUTE_MEM_SYNC_DOMAIN_COUNT, 1 },
 	{ CU_DEVICE_ATTRIBUTE_NUMA_ID, -1 },
 	{ CU_DEVICE_ATTRIBUTE_HOST_NUMA_ID, -1 },
+	/* Access policy windows are hints (launch_attr.h); no L2 to keep. */
+	{ CU_DEVICE_ATTRIBUTE_MAX_ACCESS_POLICY_WINDOW_SIZE,
+	  LAUNCH_ATTR_MAX_WINDOW_BYTES },
+	{ CU_DEVICE_ATTRIBUTE_MAX_PERSISTING_L2_CACHE_SIZE, 0 },
+	/* No compressible memory: cuMemCreate makes it uncompressed (vmm.c). */
+	{ CU_DEVICE_ATTRIBUTE_GENERIC_COMPRESSION_SUPPORTED, 0 },
 	/* Features vcuda implements. */
 	{ CU_DEVICE_ATTRIBUTE_GPU_OVERLAP, 1 },
 	{ CU_DEVICE_ATTRIBUTE_CONCURRENT_KERNELS, 1 },

@@ -289,6 +289,7 @@ CUDA_EXPORT CUresult cuGraphKernelNodeSetParams(CUgraphNode n,
 	if (res != CUDA_SUCCESS)
 		return res;
 	free_kernel_params(&n->u.kernel);
+	k.attrs = n->u.kernel.attrs;	/* parameters are not attributes */
 	n->u.kernel = k;
 	return CUDA_SUCCESS;
 }

@@ -13,6 +13,8 @@
 
 #include <cuda.h>
 
+#include "launch_attr.h"
+
 struct graph_mem;
 
 struct graph_kernel {
@@ -21,6 +23,7 @@ struct graph_kernel {
 	unsigned int shared;
 	unsigned char *params;		/* packed, func's layout */
 	void **param_ptrs;		/* kernelParams into @params */
+	struct launch_attrs attrs;	/* graph_kernel_attr.c */
 };
 
 struct CUgraphNode_st {

@@ -69,7 +69,9 @@ static CUresult run_node(const struct CUgraphNode_st *n, CUstream stream)
 	switch (n->type) {
 	case CU_GRAPH_NODE_TYPE_KERNEL:
 		return launch_enqueue(stream_resolve(ctx_current(), stream),
-				      &n->u.kernel, 0);
+				      &n->u.kernel,
+				      n->u.kernel.attrs.cooperative
+				      ? PTX_LAUNCH_COOPERATIVE : 0);
 	case CU_GRAPH_NODE_TYPE_MEMCPY:
 		return cuMemcpy3DAsync(&n->u.memcpy, stream);
 	case CU_GRAPH_NODE_TYPE_MEMSET:

@@ -5,6 +5,7 @@
  * queue the launch record on the stream. The record is the LAUNCH
  * command's descriptor; a dispatcher thread gets it back from the kernel.
  */
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,6 +14,7 @@
 #include "ctx_limits.h"
 #include "enqueue.h"
 #include "launch.h"
+#include "launch_attr.h"
 #include "launch_params.h"
 #include "module.h"
 #include "occupancy.h"
@@ -234,41 +236,59 @@ CUDA_EXPORT CUresult cuLaunchCooperativeKernel(CUfunction f, unsigned int gx,
 			     NULL, PTX_LAUNCH_COOPERATIVE);
 }
 
-/* Launch flags from cuLaunchKernelEx attributes, or an error. */
+/*
+ * Launch flags from cuLaunchKernelEx attributes, or an error. Each is
+ * checked as NVIDIA's driver checks it (launch_attr.c); hints without a
+ * meaning here are accepted: the access policy window, priority,
+ * memory synchronization domains, cluster scheduling, carveout, NVLink
+ * scheduling, and programmatic stream serialization (leave to overlap
+ * the previous kernel of the stream, not a duty: launches run in stream
+ * order, which any PDL program allows; Thrust and CUB ask for it on
+ * every launch).
+ */
 static CUresult flags_of_attributes(const CUlaunchConfig *config,
 				    uint32_t *flags)
 {
+	bool cluster = false, preferred = false;
+	CUresult res;
+
 	*flags = 0;
 	for (unsigned int i = 0; i < config->numAttrs; i++) {
 		const CUlaunchAttribute *a = &config->attrs[i];
 
-		switch (a->id) {
-		case CU_LAUNCH_ATTRIBUTE_IGNORE:
-		case CU_LAUNCH_ATTRIBUTE_PRIORITY:	/* a hint */
-			break;
-		case CU_LAUNCH_ATTRIBUTE_COOPERATIVE:
-			if (a->value.cooperative)
-				*flags |= PTX_LAUNCH_COOPERATIVE;
-			break;
-		case CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION:
-			/*
-			 * Leave to overlap the previous kernel of the stream
-			 * (PDL), not a duty: launches run in stream order,
-			 * which any PDL program allows. Thrust and CUB ask
-			 * for it on every launch.
-			 */
-			break;
-		case CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION:
-			/* Clusters of one CTA are plain launches. */
-			if (a->value.clusterDim.x * a->value.clusterDim.y *
-			    a->value.clusterDim.z > 1)
-				return CUDA_ERROR_NOT_SUPPORTED;
-			break;
-		default:
-			return CUDA_ERROR_NOT_SUPPORTED;
-		}
+		res = launch_attr_check(LAUNCH_ATTR_LAUNCH, a->id, &a->value);
+		if (res != CUDA_SUCCESS)
+			return res;
+		if (a->id == CU_LAUNCH_ATTRIBUTE_COOPERATIVE && a->value.cooperative)
+			*flags |= PTX_LAUNCH_COOPERATIVE;
+		cluster |= a->id == CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+		preferred |= a->id == CU_LAUNCH_ATTRIBUTE_PREFERRED_CLUSTER_DIMENSION;
 	}
-	return CUDA_SUCCESS;
+	/* A preferred cluster shape refines a cluster shape. */
+	return preferred && !cluster ? CUDA_ERROR_INVALID_CLUSTER_SIZE
+				     : CUDA_SUCCESS;
+}
+
+/*
+ * The events a launch records: the programmatic event (all blocks
+ * triggered) and the launch completion event (all blocks began) both
+ * hold once the kernel has finished, which is when vcuda records them.
+ */
+static CUresult record_launch_events(const CUlaunchConfig *config)
+{
+	CUresult res = CUDA_SUCCESS;
+
+	for (unsigned int i = 0; i < config->numAttrs && !res; i++) {
+		const CUlaunchAttribute *a = &config->attrs[i];
+
+		if (a->id == CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_EVENT)
+			res = cuEventRecord(a->value.programmaticEvent.event,
+					    config->hStream);
+		else if (a->id == CU_LAUNCH_ATTRIBUTE_LAUNCH_COMPLETION_EVENT)
+			res = cuEventRecord(a->value.launchCompletionEvent.event,
+					    config->hStream);
+	}
+	return res;
 }
 
 CUDA_EXPORT CUresult cuLaunchKernelEx(const CUlaunchConfig *config,
@@ -283,14 +303,31 @@ CUDA_EXPORT CUresult cuLaunchKernelEx(const CUlaunchConfig *config,
 	res = flags_of_attributes(config, &flags);
 	if (res != CUDA_SUCCESS)
 		return res;
-	return launch_kernel(f, (const uint32_t[3]){ config->gridDimX,
-						     config->gridDimY,
-						     config->gridDimZ },
-			     (const uint32_t[3]){ config->blockDimX,
-						  config->blockDimY,
-						  config->blockDimZ },
-			     config->sharedMemBytes, config->hStream, params,
-			     extra, flags);
+	res = launch_kernel(f, (const uint32_t[3]){ config->gridDimX,
+						    config->gridDimY,
+						    config->gridDimZ },
+			    (const uint32_t[3]){ config->blockDimX,
+						 config->blockDimY,
+						 config->blockDimZ },
+			    config->sharedMemBytes, config->hStream, params,
+			    extra, flags);
+	return res != CUDA_SUCCESS ? res : record_launch_events(config);
+}
+
+/* The per-thread form: its stream is inside the configuration. */
+CUresult cuLaunchKernelEx_ptsz(const CUlaunchConfig *config, CUfunction f,
+			       void **params, void **extra);
+CUDA_EXPORT CUresult cuLaunchKernelEx_ptsz(const CUlaunchConfig *config,
+					   CUfunction f, void **params,
+					   void **extra)
+{
+	CUlaunchConfig own;
+
+	if (!config || config->hStream)
+		return cuLaunchKernelEx(config, f, params, extra);
+	own = *config;
+	own.hStream = CU_STREAM_PER_THREAD;
+	return cuLaunchKernelEx(&own, f, params, extra);
 }
 
 CUDA_EXPORT CUresult cuFuncGetAttribute(int *value, CUfunction_attribute attr,

@@ -66,6 +66,14 @@ CUDA_EXPORT CUresult cuCtxGetLimit(size_t *value, CUlimit limit)
 	return CUDA_SUCCESS;
 }
 
+/* Nothing persists in an L2 vcuda does not have: done at once. */
+CUDA_EXPORT CUresult cuCtxResetPersistingL2Cache(void)
+{
+	struct CUctx_st *ctx;
+
+	return ctx_enter(&ctx);
+}
+
 CUDA_EXPORT CUresult cuCtxSetLimit(CUlimit limit, size_t value)
 {
 	struct CUctx_st *ctx;
@@ -106,8 +114,10 @@ CUDA_EXPORT CUresult cuCtxSetLimit(CUlimit limit, size_t value)
 			return CUDA_ERROR_INVALID_VALUE;
 		break;
 	case CU_LIMIT_PERSISTING_L2_CACHE_SIZE:
-		/* No cache to set aside on a virtual GPU. */
-		value = 0;
+		/* At most CU_DEVICE_ATTRIBUTE_MAX_PERSISTING_L2_CACHE_SIZE,
+		 * 0 on a virtual GPU: no cache to set aside. */
+		if (value > 0)
+			return CUDA_ERROR_INVALID_VALUE;
 		break;
 	default:
 		break;

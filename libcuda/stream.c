@@ -24,6 +24,13 @@ static uint32_t queue_priority(int priority)
 			    : DRM_VCUDA_QUEUE_PRIORITY_NORMAL;
 }
 
+int stream_clamp_priority(int priority)
+{
+	if (priority < PRIORITY_GREATEST)
+		return PRIORITY_GREATEST;
+	return priority > PRIORITY_LEAST ? PRIORITY_LEAST : priority;
+}
+
 CUresult stream_create(struct CUctx_st *ctx, unsigned int flags, int priority,
 		       struct CUstream_st **out)
 {
@@ -33,13 +40,9 @@ CUresult stream_create(struct CUctx_st *ctx, unsigned int flags, int priority,
 
 	if (!s)
 		return CUDA_ERROR_OUT_OF_MEMORY;
-	if (priority < PRIORITY_GREATEST)
-		priority = PRIORITY_GREATEST;
-	if (priority > PRIORITY_LEAST)
-		priority = PRIORITY_LEAST;
 	s->ctx = ctx;
 	s->flags = flags;
-	s->priority = priority;
+	s->priority = stream_clamp_priority(priority);
 	pthread_mutex_init(&s->lock, NULL);
 	err = kmd_syncobj_create(fd, &s->syncobj);
 	if (!err) {
@@ -338,6 +341,7 @@ void stream_close(struct CUstream_st *s)
 	struct CUctx_st *ctx = s->ctx;
 	struct CUstream_st **link;
 
+	pthread_rwlock_wrlock(&ctx->streams_walk);
 	pthread_mutex_lock(&ctx->lock);
 	for (link = &ctx->streams; *link; link = &(*link)->next) {
 		if (*link == s) {
@@ -346,6 +350,7 @@ void stream_close(struct CUstream_st *s)
 		}
 	}
 	pthread_mutex_unlock(&ctx->lock);
+	pthread_rwlock_unlock(&ctx->streams_walk);
 	free(s->capture_deps);
 	kmd_queue_destroy(ctx->dev->fd, s->compute_queue);
 	if (s->copy_queue)
@@ -367,29 +372,28 @@ CUresult ctx_synchronize(struct CUctx_st *ctx)
 	CUresult res = CUDA_SUCCESS;
 	struct CUstream_st *s;
 
-	/* Streams are only unlinked by their owner; walking is safe. */
+	pthread_rwlock_rdlock(&ctx->streams_walk);
 	pthread_mutex_lock(&ctx->lock);
 	s = ctx->streams;
 	pthread_mutex_unlock(&ctx->lock);
+	/* New streams are added at the head: those walked stay linked. */
 	for (; s; s = s->next) {
 		CUresult r = stream_wait_idle(s);
 
 		if (res == CUDA_SUCCESS)
 			res = r;
 	}
+	pthread_rwlock_unlock(&ctx->streams_walk);
 	return res != CUDA_SUCCESS ? res : ctx_check_fault(ctx);
 }
 
 struct CUstream_st *stream_resolve(struct CUctx_st *ctx, CUstream handle)
 {
-	/*
-	 * The legacy default stream and the per-thread one are both the
-	 * context's null stream for now: ordering is right, only overlap
-	 * between threads' default streams is lost.
-	 */
-	if (handle == NULL || handle == CU_STREAM_LEGACY ||
-	    handle == CU_STREAM_PER_THREAD)
+	/* 0 is the legacy stream; the _ptsz entry points pass the other. */
+	if (handle == NULL || handle == CU_STREAM_LEGACY)
 		return ctx->null_stream;
+	if (handle == CU_STREAM_PER_THREAD)
+		return per_thread_stream(ctx);
 	return handle;
 }
 

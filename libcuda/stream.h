@@ -14,6 +14,7 @@
 
 #include <cuda.h>
 
+#include "launch_attr.h"
 #include "vcuda_drm.h"
 
 struct CUctx_st;
@@ -37,6 +38,7 @@ struct CUstream_st {
 	uint32_t syncobj;
 	unsigned int flags;
 	int priority;
+	struct launch_attrs attrs;	/* cuStreamSetAttribute's (not priority) */
 
 	pthread_mutex_t lock;		/* everything below */
 	uint64_t submitted;		/* last timeline point submitted */
@@ -77,6 +79,9 @@ CUresult stream_create(struct CUctx_st *ctx, unsigned int flags, int priority,
 void stream_close(struct CUstream_st *stream);
 void stream_free(struct CUstream_st *stream);
 
+/* @priority within the range vcuda's streams have. */
+int stream_clamp_priority(int priority);
+
 /* The stream a handle names in @ctx (0 and the special handles included). */
 struct CUstream_st *stream_resolve(struct CUctx_st *ctx, CUstream handle);
 
@@ -104,5 +109,13 @@ CUresult stream_launch(struct CUstream_st *stream, struct launch_record *rec);
 
 /* Waits until everything submitted to @stream has finished. */
 CUresult stream_wait_idle(struct CUstream_st *stream);
+
+/*
+ * The calling thread's per-thread default stream in @ctx, made at first
+ * use (stream_per_thread.c); the null stream if it cannot be made.
+ */
+struct CUstream_st *per_thread_stream(struct CUctx_st *ctx);
+/* Forgets @ctx's per-thread streams (they go with its other streams). */
+void per_thread_streams_ctx_gone(struct CUctx_st *ctx);
 
 #endif

@@ -29,7 +29,6 @@ CUDA_EXPORT CUresult cuStreamDestroy(CUstream handle)
 {
 	struct CUctx_st *ctx;
 	CUresult res = driver_check_init();
-	struct CUstream_st *s;
 
 	if (res != CUDA_SUCCESS)
 		return res;
@@ -39,26 +38,30 @@ CUDA_EXPORT CUresult cuStreamDestroy(CUstream handle)
 		stream_destroy(handle);
 		return CUDA_SUCCESS;
 	}
+	/* The default streams are not the program's to destroy. */
 	res = ctx_enter(&ctx);
-	if (res != CUDA_SUCCESS)
-		return res;
-	s = stream_resolve(ctx, handle);
-	if (s == ctx->null_stream)
-		return CUDA_ERROR_INVALID_HANDLE;
-	stream_destroy(s);
-	return CUDA_SUCCESS;
+	return res != CUDA_SUCCESS ? res : CUDA_ERROR_INVALID_HANDLE;
 }
 
 static CUresult streams_ctx_init(struct CUctx_st *ctx)
 {
+	/* A failed init is released like the others (streams_ctx_release). */
+	if (pthread_rwlock_init(&ctx->streams_walk, NULL))
+		return CUDA_ERROR_OUT_OF_MEMORY;
 	return stream_create(ctx, 0, 0, &ctx->null_stream);
 }
 
 static void streams_ctx_teardown(struct CUctx_st *ctx)
 {
+	per_thread_streams_ctx_gone(ctx);
 	while (ctx->streams)
 		stream_destroy(ctx->streams);
 	ctx->null_stream = NULL;
+}
+
+static void streams_ctx_release(struct CUctx_st *ctx)
+{
+	pthread_rwlock_destroy(&ctx->streams_walk);
 }
 
 static const struct ctx_hooks streams_hooks = {
@@ -66,5 +69,6 @@ static const struct ctx_hooks streams_hooks = {
 	.order = CTX_HOOKS_STREAMS,
 	.init = streams_ctx_init,
 	.teardown = streams_ctx_teardown,
+	.release = streams_ctx_release,
 };
 CTX_HOOKS_REGISTER(streams_hooks)

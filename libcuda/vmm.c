@@ -222,6 +222,8 @@ static CUresult check_prop(const CUmemAllocationProp *prop)
 		return CUDA_ERROR_NOT_SUPPORTED;	/* no fabric here */
 	if (prop->requestedHandleTypes & ~CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR)
 		return CUDA_ERROR_INVALID_VALUE;	/* Windows handles */
+	if (prop->allocFlags.compressionType > CU_MEM_ALLOCATION_COMP_GENERIC)
+		return CUDA_ERROR_INVALID_VALUE;
 	return CUDA_SUCCESS;
 }
 
@@ -238,6 +240,12 @@ static CUresult new_alloc(struct vc_device *dev, uint32_t bo, uint64_t size,
 	}
 	*a = (struct vmm_alloc){ .refs = 1, .dev = dev, .bo = bo, .size = size,
 				 .prop = *prop };
+	/*
+	 * Compressible memory is a request: a GPU without compression
+	 * (CU_DEVICE_ATTRIBUTE_GENERIC_COMPRESSION_SUPPORTED 0, as vcuda)
+	 * makes it uncompressed and says so in the properties.
+	 */
+	a->prop.allocFlags.compressionType = CU_MEM_ALLOCATION_COMP_NONE;
 	pthread_mutex_lock(&vmm_lock);
 	a->next = allocs;
 	allocs = a;

@@ -75,3 +75,31 @@ CUDART_EXPORT cudaError_t cudaStreamAddCallback(cudaStream_t stream,
 		(CUstream)stream, (CUstreamCallback)(void (*)(void))callback,
 		data, flags)));
 }
+
+/* A cudaLaunchAttributeValue is the driver's CUlaunchAttributeValue. */
+CUDART_EXPORT cudaError_t cudaStreamSetAttribute(cudaStream_t stream,
+						 cudaStreamAttrID id,
+						 const cudaStreamAttrValue *v)
+{
+	RT_CALL(cuStreamSetAttribute((CUstream)stream, (CUstreamAttrID)id,
+				     (const CUstreamAttrValue *)v));
+}
+
+CUDART_EXPORT cudaError_t cudaStreamGetAttribute(cudaStream_t stream,
+						 cudaStreamAttrID id,
+						 cudaStreamAttrValue *v)
+{
+	RT_CALL(cuStreamGetAttribute((CUstream)stream, (CUstreamAttrID)id,
+				     (CUstreamAttrValue *)v));
+}
+
+CUDART_EXPORT cudaError_t cudaStreamCopyAttributes(cudaStream_t dst,
+						   cudaStream_t src)
+{
+	RT_CALL(cuStreamCopyAttributes((CUstream)dst, (CUstream)src));
+}
+
+CUDART_EXPORT cudaError_t cudaCtxResetPersistingL2Cache(void)
+{
+	RT_CALL(cuCtxResetPersistingL2Cache());
+}

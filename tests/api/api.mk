@@ -60,6 +60,23 @@ $(B)/tests/api-shared/warp_api: $(TOP)/tests/api/warp_api.cu
 	$(call quiet,NVCC,$@)$(NVCC) -rdc=true \
 		-gencode arch=compute_80,code=compute_80 -O2 -cudart shared -o $@ $<
 
+# Issue 15 (recorded on an NVIDIA H200, driver 580.159.04, CUDA 13.0.88):
+# attributes, and per-thread default streams, the latter also
+# built with --default-stream per-thread (the _ptsz/_ptds entry points;
+# recorded with the same output as ptds_api).
+API_CU_TESTS += attr_api ptds_api
+API_TESTS += $(addprefix $(B)/tests/api/,attr_api ptds_api ptds_api_pt)
+API_TESTS += $(B)/tests/api-shared/attr_api $(B)/tests/api-shared/ptds_api \
+	$(B)/tests/api-shared/ptds_api_pt
+$(B)/tests/api/ptds_api_pt: $(TOP)/tests/api/ptds_api.cu $(TOP)/tests/api/api_test.h $(LIBCUDA)
+	@mkdir -p $(@D)
+	$(call quiet,NVCC,$@)$(NVCC) $(SAMPLE_NVCC_FLAGS) --default-stream per-thread \
+		-o $@ $< $(API_LIBS)
+$(B)/tests/api-shared/ptds_api_pt: $(TOP)/tests/api/ptds_api.cu $(TOP)/tests/api/api_test.h $(LIBCUDA) $(LIBCUDART)
+	@mkdir -p $(@D)
+	$(call quiet,NVCC,$@)$(NVCC) $(SHARED_NVCC_FLAGS) --default-stream per-thread \
+		-o $@ $< $(API_LIBS)
+
 # Needs two devices; its own check (the H100 machine has one GPU).
 API_TESTS += $(B)/tests/api-shared/cross_device_wait
 

@@ -157,7 +157,7 @@ check "pmon -c 1, idle: nvidia-smi's headings and idle row" \
 # ---- -h, -l, -f ----
 run -h
 check "-h: usage, status 0" [ "$status" = 0 ] && grep -q -- "--query-gpu" <<<"$out"
-out=$(timeout --preserve-status -s INT 2 "$SMI" --query-gpu=index --format=csv,noheader -i 0 -lms 400)
+out=$(timeout --preserve-status -s INT 5 "$SMI" --query-gpu=index --format=csv,noheader -i 0 -lms 400)
 status=$?
 check "-lms 400 repeats the query until interrupted (status 0)" \
 	[ "$status" = 0 ] && [ "$(echo "$out" | wc -l)" -ge 3 ]

@@ -7,7 +7,7 @@ used_mib() { "$SMI" --query-gpu=memory.used --format=csv,noheader,nounits -i "$1
 # ---- memory and processes: 256 MiB held by one process ----
 before=$(used_mib 0)
 before1=$([ "$ndev" -ge 2 ] && used_mib 1)
-if start_load mem -d 0 -m 256 -t 30; then
+if start_load mem -d 0 -m 256 -t 300; then
 	pid=$load_pid
 	check "memory.used grows by the 256 MiB allocated" \
 		within "$(used_mib 0)" $((before + 256)) 0
@@ -82,7 +82,7 @@ util_tests() {
 		skip "dmon: an idle device's sm is 0" "needs 2 devices and busy_compute_ns"
 	fi
 }
-if start_load busy -d 0 -b 50 -t 20; then
+if start_load busy -d 0 -b 50 -t 120; then
 	sleep 1.5
 	util_tests
 	stop_load "$load_pid"
