@@ -108,6 +108,13 @@ CUresult graph_cond_run(const struct CUgraphNode_st *n, CUstream stream);
 CUresult graph_cond_assign_defaults(const struct CUgraph_st *graph,
 				    CUstream stream);
 
+/*
+ * Compiles the kernels of @graph's conditional bodies now: a body runs
+ * inside its node's host step, a job whose time-out must not include a
+ * first launch's compilation (as launch.c keeps it out of launches).
+ */
+void graph_cond_prepare(const struct CUgraph_st *graph);
+
 /* Runs @graph's nodes in a topological order on @stream (graph_exec.c). */
 CUresult graph_run_serial(const struct CUgraph_st *graph, CUstream stream);
 

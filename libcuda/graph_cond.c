@@ -29,6 +29,7 @@
 #include "context_hooks.h"
 #include "context.h"
 #include "graph.h"
+#include "module.h"
 #include "stream.h"
 
 #define CELLS_PER_CHUNK 1024
@@ -329,4 +330,33 @@ CUresult graph_cond_assign_defaults(const struct CUgraph_st *graph,
 			res = graph_cond_assign_defaults(c->bodies[b], stream);
 	}
 	return res;
+}
+
+/* Compiles the kernels of @graph and of its nodes' bodies and children. */
+static void prepare_kernels(const struct CUgraph_st *graph)
+{
+	for (size_t i = 0; i < graph->count; i++) {
+		const struct CUgraphNode_st *n = graph->nodes[i];
+
+		if (n->type == CU_GRAPH_NODE_TYPE_KERNEL)
+			ptx_kernel_prepare(n->u.kernel.func->kernel);
+		else if (n->type == CU_GRAPH_NODE_TYPE_GRAPH)
+			prepare_kernels(n->u.child);
+		else if (n->type == CU_GRAPH_NODE_TYPE_CONDITIONAL)
+			for (unsigned int b = 0; b < n->u.cond.size; b++)
+				prepare_kernels(n->u.cond.bodies[b]);
+	}
+}
+
+void graph_cond_prepare(const struct CUgraph_st *graph)
+{
+	for (size_t i = 0; i < graph->count; i++) {
+		const struct CUgraphNode_st *n = graph->nodes[i];
+
+		if (n->type == CU_GRAPH_NODE_TYPE_GRAPH)
+			graph_cond_prepare(n->u.child);
+		else if (n->type == CU_GRAPH_NODE_TYPE_CONDITIONAL)
+			for (unsigned int b = 0; b < n->u.cond.size; b++)
+				prepare_kernels(n->u.cond.bodies[b]);
+	}
 }

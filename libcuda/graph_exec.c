@@ -183,6 +183,7 @@ CUDA_EXPORT CUresult cuGraphInstantiate(CUgraphExec *out, CUgraph graph,
 	for (size_t i = 0; i < graph->count; i++)
 		e->origin[i] = graph->nodes[i];
 	e->serial = has_conditional(e->graph);
+	graph_cond_prepare(e->graph);
 	*out = e;
 	return CUDA_SUCCESS;
 }
@@ -329,6 +330,7 @@ CUDA_EXPORT CUresult cuGraphExecUpdate(CUgraphExec e, CUgraph graph,
 	e->order = order;
 	e->sched = sched;
 	e->serial = has_conditional(fresh);
+	graph_cond_prepare(fresh);
 	for (size_t i = 0; i < graph->count; i++)
 		e->origin[i] = graph->nodes[i];
 	info->result = CU_GRAPH_EXEC_UPDATE_SUCCESS;
