@@ -234,8 +234,10 @@ CUresult graph_cond_copy(const struct CUgraphNode_st *n,
 		return CUDA_ERROR_OUT_OF_MEMORY;
 	for (unsigned int i = 0; i < cc->size; i++) {
 		cc->bodies[i] = graph_copy(n->u.cond.bodies[i]);
-		if (!cc->bodies[i])
+		if (!cc->bodies[i]) {
+			graph_cond_free(c);	/* the caller owns none */
 			return CUDA_ERROR_OUT_OF_MEMORY;
+		}
 		cc->bodies[i]->owner = c;
 	}
 	return CUDA_SUCCESS;

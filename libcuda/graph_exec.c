@@ -142,8 +142,20 @@ CUresult graph_run_serial(const struct CUgraph_st *graph, CUstream stream)
 	return res;
 }
 
+/*
+ * A conditional node's host step reads its node in @e's graph while it
+ * runs, after the launch returned: before that graph goes, the work of
+ * the context (the steps among it) is waited for.
+ */
+static void wait_for_steps(const struct CUgraphExec_st *e)
+{
+	if (e->serial && ctx_current())
+		cuCtxSynchronize();
+}
+
 static void exec_free(struct CUgraphExec_st *e)
 {
+	wait_for_steps(e);
 	graph_sched_destroy(e->sched);
 	graph_free(e->graph);
 	free(e->origin);
@@ -323,6 +335,7 @@ CUDA_EXPORT CUresult cuGraphExecUpdate(CUgraphExec e, CUgraph graph,
 		graph_free(fresh);
 		return CUDA_ERROR_OUT_OF_MEMORY;
 	}
+	wait_for_steps(e);
 	graph_sched_destroy(e->sched);
 	graph_free(e->graph);
 	free(e->order);
