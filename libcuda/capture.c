@@ -23,6 +23,7 @@ struct capture {
 	CUstreamCaptureMode mode;
 	struct CUgraph_st *graph;
 	struct CUstream_st *origin;
+	bool to_graph;		/* into the caller's graph, which it keeps */
 	struct CUstream_st *streams[CAPTURE_MAX_STREAMS];
 	size_t nstreams;
 	bool invalidated;
@@ -239,8 +240,13 @@ CUresult capture_forbid_sync(struct CUstream_st *s)
 
 /* --- API --- */
 
-CUDA_EXPORT CUresult cuStreamBeginCapture(CUstream handle,
-					  CUstreamCaptureMode mode)
+/*
+ * Starts a capture of @handle into @graph (NULL: a new graph), its first
+ * node depending on @deps.
+ */
+static CUresult begin_capture(CUstream handle, CUstreamCaptureMode mode,
+			      struct CUgraph_st *graph,
+			      const CUgraphNode *deps, size_t ndeps)
 {
 	struct CUctx_st *ctx;
 	struct CUstream_st *s;
@@ -249,7 +255,7 @@ CUDA_EXPORT CUresult cuStreamBeginCapture(CUstream handle,
 
 	if (res != CUDA_SUCCESS)
 		return res;
-	if (mode > CU_STREAM_CAPTURE_MODE_RELAXED)
+	if (mode > CU_STREAM_CAPTURE_MODE_RELAXED || (ndeps && !deps))
 		return CUDA_ERROR_INVALID_VALUE;
 	s = stream_resolve(ctx, handle);
 	/* The legacy default stream cannot be captured. */
@@ -257,11 +263,15 @@ CUDA_EXPORT CUresult cuStreamBeginCapture(CUstream handle,
 		return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
 	if (s->capture)
 		return CUDA_ERROR_ILLEGAL_STATE;
+	for (size_t i = 0; i < ndeps; i++)
+		if (!deps[i] || deps[i]->graph != graph)
+			return CUDA_ERROR_INVALID_VALUE;
 	c = calloc(1, sizeof(*c));
-	if (!c || !(c->graph = graph_new())) {
+	if (!c || !(c->graph = graph ? graph : graph_new())) {
 		free(c);
 		return CUDA_ERROR_OUT_OF_MEMORY;
 	}
+	c->to_graph = graph != NULL;
 	c->mode = mode;
 	c->origin = s;
 	c->streams[c->nstreams++] = s;
@@ -271,8 +281,27 @@ CUDA_EXPORT CUresult cuStreamBeginCapture(CUstream handle,
 	captures = c;
 	pthread_mutex_unlock(&captures_lock);
 	s->capture = c;
-	set_deps(s, NULL, 0);
+	set_deps(s, (struct CUgraphNode_st *const *)deps, ndeps);
 	return CUDA_SUCCESS;
+}
+
+CUDA_EXPORT CUresult cuStreamBeginCapture(CUstream handle,
+					  CUstreamCaptureMode mode)
+{
+	return begin_capture(handle, mode, NULL, NULL, 0);
+}
+
+CUDA_EXPORT CUresult cuStreamBeginCaptureToGraph(CUstream handle, CUgraph graph,
+						 const CUgraphNode *deps,
+						 const CUgraphEdgeData *edges,
+						 size_t ndeps,
+						 CUstreamCaptureMode mode)
+{
+	if (!graph)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (!graph_edges_default(edges, ndeps))
+		return CUDA_ERROR_NOT_SUPPORTED;
+	return begin_capture(handle, mode, graph, deps, ndeps);
 }
 
 struct CUgraph_st *capture_graph(const struct CUstream_st *s)
@@ -315,6 +344,10 @@ static void end_capture(struct capture *c)
 	free(c);
 }
 
+/*
+ * A capture into the caller's graph gives that graph back (@out may be
+ * NULL) and, invalidated, leaves it as it is: its nodes are the caller's.
+ */
 CUDA_EXPORT CUresult cuStreamEndCapture(CUstream handle, CUgraph *out)
 {
 	struct CUctx_st *ctx;
@@ -324,23 +357,22 @@ CUDA_EXPORT CUresult cuStreamEndCapture(CUstream handle, CUgraph *out)
 
 	if (res != CUDA_SUCCESS)
 		return res;
-	if (!out)
-		return CUDA_ERROR_INVALID_VALUE;
 	s = stream_resolve(ctx, handle);
 	c = s->capture;
+	if (!out && !(c && c->to_graph))
+		return CUDA_ERROR_INVALID_VALUE;
 	if (!c)
 		return CUDA_ERROR_ILLEGAL_STATE;
 	if (c->origin != s)
 		return CUDA_ERROR_STREAM_CAPTURE_UNMATCHED;
-	if (c->invalidated) {
+	res = c->invalidated ? CUDA_ERROR_STREAM_CAPTURE_INVALIDATED
+			     : CUDA_SUCCESS;
+	if (c->invalidated && !c->to_graph)
 		graph_free(c->graph);
-		*out = NULL;
-		end_capture(c);
-		return CUDA_ERROR_STREAM_CAPTURE_INVALIDATED;
-	}
-	*out = c->graph;
+	if (out)
+		*out = c->invalidated && !c->to_graph ? NULL : c->graph;
 	end_capture(c);
-	return CUDA_SUCCESS;
+	return res;
 }
 
 CUDA_EXPORT CUresult cuStreamIsCapturing(CUstream handle,

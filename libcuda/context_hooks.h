@@ -33,6 +33,7 @@ enum ctx_hook_order {
 	CTX_HOOKS_SLOTS,	/* device-visible slots (slots.c) */
 	CTX_HOOKS_BINDING,	/* memory of others bound here (binding.c) */
 	CTX_HOOKS_MEMORY,	/* allocations, range snapshot (memory.c) */
+	CTX_HOOKS_GRAPH_COND,	/* conditional handles' cells (graph_cond.c) */
 	CTX_HOOKS_IPC,		/* imported IPC memory (ipc.c) */
 	CTX_HOOKS_PEER,		/* peer access (peer.c) */
 	CTX_HOOKS_STREAMS,	/* the null stream and all others (stream.c) */

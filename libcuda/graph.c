@@ -54,6 +54,8 @@ static void free_node(struct CUgraphNode_st *n)
 		graph_free(n->u.child);
 	else if (n->type == CU_GRAPH_NODE_TYPE_MEM_ALLOC && n->u.mem)
 		graph_mem_put(n->u.mem);
+	else if (n->type == CU_GRAPH_NODE_TYPE_CONDITIONAL)
+		graph_cond_free(n);
 	free(n->deps);
 	free(n);
 }
@@ -109,8 +111,7 @@ CUresult graph_add_node(struct CUgraph_st *graph, CUgraphNodeType type,
 	return CUDA_SUCCESS;
 }
 
-/* Takes the last node of @graph back out (a failed add). */
-static void drop_last(struct CUgraph_st *graph)
+void graph_drop_last(struct CUgraph_st *graph)
 {
 	free_node(graph->nodes[--graph->count]);
 }
@@ -130,7 +131,7 @@ CUresult graph_add_kernel(struct CUgraph_st *graph, const CUgraphNode *deps,
 	k = &(*out)->u.kernel;
 	k->func = function_resolve(f);	/* a CUkernel: its function here */
 	if (set_kernel_params(k, packed) != CUDA_SUCCESS) {
-		drop_last(graph);
+		graph_drop_last(graph);
 		return CUDA_ERROR_OUT_OF_MEMORY;
 	}
 	memcpy(k->grid, grid, sizeof(k->grid));
@@ -161,6 +162,8 @@ static CUresult copy_params(const struct CUgraphNode_st *n,
 		c->u.child = graph_copy(n->u.child);
 		return c->u.child ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
 	}
+	if (n->type == CU_GRAPH_NODE_TYPE_CONDITIONAL)
+		return graph_cond_copy(n, c);
 	/* Every copy of a graph allocates at the same address. */
 	if (n->type == CU_GRAPH_NODE_TYPE_MEM_ALLOC)
 		graph_mem_get(n->u.mem);
@@ -215,7 +218,8 @@ CUDA_EXPORT CUresult cuGraphCreate(CUgraph *out, unsigned int flags)
 
 CUDA_EXPORT CUresult cuGraphDestroy(CUgraph graph)
 {
-	if (!graph)
+	/* A conditional node's body goes with its node. */
+	if (!graph || graph->owner)
 		return CUDA_ERROR_INVALID_VALUE;
 	graph_free(graph);
 	return CUDA_SUCCESS;

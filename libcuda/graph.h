@@ -26,6 +26,18 @@ struct graph_kernel {
 	struct launch_attrs attrs;	/* graph_kernel_attr.c */
 };
 
+/*
+ * A conditional node (graph_cond.c): which of its bodies run is decided
+ * when the node is reached, by the value kernels set through @handle.
+ */
+struct graph_cond {
+	CUgraphConditionalHandle handle;
+	CUgraphConditionalNodeType type;
+	unsigned int size;
+	struct CUgraph_st **bodies;	/* @size graphs, owned */
+	CUcontext ctx;
+};
+
 struct CUgraphNode_st {
 	struct CUgraph_st *graph;
 	CUgraphNodeType type;
@@ -40,12 +52,15 @@ struct CUgraphNode_st {
 		CUevent event;
 		struct graph_mem *mem;		/* MEM_ALLOC: shared by copies */
 		CUdeviceptr mem_free;		/* MEM_FREE: what it frees */
+		struct graph_cond cond;		/* CONDITIONAL */
 	} u;
 };
 
 struct CUgraph_st {
 	struct CUgraphNode_st **nodes;
 	size_t count, cap;
+	/* The conditional node whose body this is; NULL for other graphs. */
+	struct CUgraphNode_st *owner;
 };
 
 /* Adds a node of @type after @deps (nodes of @graph); params set later. */
@@ -60,6 +75,16 @@ CUresult graph_add_kernel(struct CUgraph_st *graph, const CUgraphNode *deps,
 			  const unsigned char *packed,
 			  struct CUgraphNode_st **out);
 
+/* Takes the last node of @graph back out (a failed add). */
+void graph_drop_last(struct CUgraph_st *graph);
+
+/* Adds a conditional node and its bodies (graph_cond.c); sets
+ * @p->phGraph_out to them. */
+CUresult graph_add_conditional(struct CUgraph_st *graph,
+			       const CUgraphNode *deps, size_t ndeps,
+			       CUDA_CONDITIONAL_NODE_PARAMS *p,
+			       struct CUgraphNode_st **out);
+
 /*
  * Whether @edges (NULL: all default) are plain completion-to-start
  * dependencies, the only kind vcuda's graphs have: programmatic ports
@@ -71,5 +96,29 @@ struct CUgraph_st *graph_new(void);
 void graph_free(struct CUgraph_st *graph);
 /* A deep copy, node i of the copy being node i of @graph. */
 struct CUgraph_st *graph_copy(const struct CUgraph_st *graph);
+
+/*
+ * Conditional nodes (graph_cond.c): a copy of @n's bodies into @c, their
+ * release, and running @n on @stream (a step on the stream that picks
+ * and runs a body once the work before it is done).
+ */
+CUresult graph_cond_copy(const struct CUgraphNode_st *n,
+			 struct CUgraphNode_st *c);
+void graph_cond_free(struct CUgraphNode_st *n);
+CUresult graph_cond_run(const struct CUgraphNode_st *n, CUstream stream);
+/* Sets, on @stream, the default value of every handle of @graph's
+ * conditional nodes (at any depth) that asked for it. */
+CUresult graph_cond_assign_defaults(const struct CUgraph_st *graph,
+				    CUstream stream);
+
+/*
+ * Compiles the kernels of @graph's conditional bodies now: a body runs
+ * inside its node's host step, a job whose time-out must not include a
+ * first launch's compilation (as launch.c keeps it out of launches).
+ */
+void graph_cond_prepare(const struct CUgraph_st *graph);
+
+/* Runs @graph's nodes in a topological order on @stream (graph_exec.c). */
+CUresult graph_run_serial(const struct CUgraph_st *graph, CUstream stream);
 
 #endif

@@ -24,7 +24,24 @@ struct CUgraphExec_st {
 	struct CUgraphNode_st **origin;		/* user node of each copy */
 	struct CUgraphNode_st **order;		/* topological order */
 	struct graph_sched *sched;		/* streams of the nodes */
+	bool serial;				/* has conditional nodes */
 };
+
+/*
+ * Whether @g has a conditional node. Such a graph runs its nodes one
+ * after the other in creation order where edges allow: NVIDIA's GPU
+ * evaluates a conditional after the independent nodes created before it
+ * (its graphConditionalNodes sample has the kernel that sets the
+ * condition and the node that reads it unconnected), so running them on
+ * two lanes would race.
+ */
+static bool has_conditional(const struct CUgraph_st *g)
+{
+	for (size_t i = 0; i < g->count; i++)
+		if (g->nodes[i]->type == CU_GRAPH_NODE_TYPE_CONDITIONAL)
+			return true;
+	return false;
+}
 
 /* A topological order of @graph's nodes (Kahn); NULL if it has a cycle. */
 static struct CUgraphNode_st **topological_order(const struct CUgraph_st *g)
@@ -60,7 +77,6 @@ fail:
 	return NULL;
 }
 
-static CUresult run_graph(const struct CUgraph_st *graph, CUstream stream);
 
 static CUresult run_node(const struct CUgraphNode_st *n, CUstream stream)
 {
@@ -87,7 +103,7 @@ static CUresult run_node(const struct CUgraphNode_st *n, CUstream stream)
 	case CU_GRAPH_NODE_TYPE_HOST:
 		return cuLaunchHostFunc(stream, n->u.host.fn, n->u.host.userData);
 	case CU_GRAPH_NODE_TYPE_GRAPH:
-		return run_graph(n->u.child, stream);
+		return graph_run_serial(n->u.child, stream);
 	case CU_GRAPH_NODE_TYPE_EVENT_RECORD:
 		return cuEventRecord(n->u.event, stream);
 	case CU_GRAPH_NODE_TYPE_WAIT_EVENT:
@@ -97,6 +113,8 @@ static CUresult run_node(const struct CUgraphNode_st *n, CUstream stream)
 	case CU_GRAPH_NODE_TYPE_MEM_FREE:
 		return graph_mem_launch_free(n->u.mem_free,
 					     stream_resolve(ctx_current(), stream));
+	case CU_GRAPH_NODE_TYPE_CONDITIONAL:
+		return graph_cond_run(n, stream);
 	case CU_GRAPH_NODE_TYPE_EMPTY:
 		return CUDA_SUCCESS;
 	default:
@@ -114,7 +132,7 @@ static CUresult run_order(struct CUgraphNode_st *const *order, size_t count,
 	return res;
 }
 
-static CUresult run_graph(const struct CUgraph_st *graph, CUstream stream)
+CUresult graph_run_serial(const struct CUgraph_st *graph, CUstream stream)
 {
 	struct CUgraphNode_st **order = topological_order(graph);
 	CUresult res;
@@ -126,8 +144,20 @@ static CUresult run_graph(const struct CUgraph_st *graph, CUstream stream)
 	return res;
 }
 
+/*
+ * A conditional node's host step reads its node in @e's graph while it
+ * runs, after the launch returned: before that graph goes, the work of
+ * the context (the steps among it) is waited for.
+ */
+static void wait_for_steps(const struct CUgraphExec_st *e)
+{
+	if (e->serial && ctx_current())
+		cuCtxSynchronize();
+}
+
 static void exec_free(struct CUgraphExec_st *e)
 {
+	wait_for_steps(e);
 	graph_sched_destroy(e->sched);
 	graph_free(e->graph);
 	free(e->origin);
@@ -166,6 +196,8 @@ CUDA_EXPORT CUresult cuGraphInstantiate(CUgraphExec *out, CUgraph graph,
 	/* Node i of the copy is node i of the user's graph. */
 	for (size_t i = 0; i < graph->count; i++)
 		e->origin[i] = graph->nodes[i];
+	e->serial = has_conditional(e->graph);
+	graph_cond_prepare(e->graph);
 	*out = e;
 	return CUDA_SUCCESS;
 }
@@ -212,10 +244,12 @@ CUDA_EXPORT CUresult cuGraphLaunch(CUgraphExec e, CUstream stream)
 	if (!e)
 		return CUDA_ERROR_INVALID_VALUE;
 	res = check_allocations(e, stream);
+	if (res == CUDA_SUCCESS)
+		res = graph_cond_assign_defaults(e->graph, stream);
 	if (res != CUDA_SUCCESS)
 		return res;
 	/* Captured into another graph: one stream keeps the capture simple. */
-	if (stream_capturing(stream_resolve(ctx_current(), stream)))
+	if (e->serial || stream_capturing(stream_resolve(ctx_current(), stream)))
 		return run_order(e->order, e->graph->count, stream);
 	return graph_sched_run(e->sched, stream, run_node);
 }
@@ -303,12 +337,15 @@ CUDA_EXPORT CUresult cuGraphExecUpdate(CUgraphExec e, CUgraph graph,
 		graph_free(fresh);
 		return CUDA_ERROR_OUT_OF_MEMORY;
 	}
+	wait_for_steps(e);
 	graph_sched_destroy(e->sched);
 	graph_free(e->graph);
 	free(e->order);
 	e->graph = fresh;
 	e->order = order;
 	e->sched = sched;
+	e->serial = has_conditional(fresh);
+	graph_cond_prepare(fresh);
 	for (size_t i = 0; i < graph->count; i++)
 		e->origin[i] = graph->nodes[i];
 	info->result = CU_GRAPH_EXEC_UPDATE_SUCCESS;

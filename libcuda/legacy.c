@@ -15,6 +15,8 @@
 #define __CUDA_API_VERSION_INTERNAL
 #include <cuda.h>
 
+#include <string.h>
+
 #include "api.h"
 
 CUresult cuCtxCreate_v4(CUcontext *pctx, CUctxCreateParams *params,
@@ -25,6 +27,18 @@ CUresult cuCtxPushCurrent_v2(CUcontext ctx);
 CUresult cuStreamDestroy_v2(CUstream stream);
 CUresult cuEventDestroy_v2(CUevent event);
 CUresult cuEventElapsedTime_v2(float *ms, CUevent start, CUevent end);
+CUresult cuGraphAddNode_v2(CUgraphNode *out, CUgraph graph,
+			   const CUgraphNode *deps, const CUgraphEdgeData *edges,
+			   size_t ndeps, CUgraphNodeParams *p);
+CUresult cuGraphAddKernelNode_v2(CUgraphNode *out, CUgraph graph,
+				 const CUgraphNode *deps, size_t ndeps,
+				 const CUDA_KERNEL_NODE_PARAMS_v2 *p);
+CUresult cuGraphKernelNodeGetParams_v2(CUgraphNode n,
+				       CUDA_KERNEL_NODE_PARAMS_v2 *p);
+CUresult cuGraphKernelNodeSetParams_v2(CUgraphNode n,
+				       const CUDA_KERNEL_NODE_PARAMS_v2 *p);
+CUresult cuGraphExecKernelNodeSetParams_v2(CUgraphExec e, CUgraphNode n,
+					   const CUDA_KERNEL_NODE_PARAMS_v2 *p);
 CUresult cuIpcOpenMemHandle_v2(CUdeviceptr *pdptr, CUipcMemHandle handle,
 			       unsigned int flags);
 
@@ -70,4 +84,70 @@ CUDA_EXPORT CUresult cuIpcOpenMemHandle(CUdeviceptr *pdptr,
 					unsigned int flags)
 {
 	return cuIpcOpenMemHandle_v2(pdptr, handle, flags);
+}
+
+/* CUDA 12.2's form, without edge data. */
+CUDA_EXPORT CUresult cuGraphAddNode(CUgraphNode *out, CUgraph graph,
+				    const CUgraphNode *deps, size_t ndeps,
+				    CUgraphNodeParams *p)
+{
+	return cuGraphAddNode_v2(out, graph, deps, NULL, ndeps, p);
+}
+
+/* Kernel node parameters before CUkernel: the newer ones' first fields. */
+static CUDA_KERNEL_NODE_PARAMS_v2 kernel_params_v2(
+	const CUDA_KERNEL_NODE_PARAMS_v1 *p)
+{
+	CUDA_KERNEL_NODE_PARAMS_v2 v2 = { 0 };
+
+	memcpy(&v2, p, sizeof(*p));
+	return v2;
+}
+
+CUDA_EXPORT CUresult cuGraphAddKernelNode(CUgraphNode *out, CUgraph graph,
+					  const CUgraphNode *deps, size_t ndeps,
+					  const CUDA_KERNEL_NODE_PARAMS_v1 *p)
+{
+	CUDA_KERNEL_NODE_PARAMS_v2 v2;
+
+	if (!p)
+		return CUDA_ERROR_INVALID_VALUE;
+	v2 = kernel_params_v2(p);
+	return cuGraphAddKernelNode_v2(out, graph, deps, ndeps, &v2);
+}
+
+CUDA_EXPORT CUresult cuGraphKernelNodeGetParams(CUgraphNode n,
+						CUDA_KERNEL_NODE_PARAMS_v1 *p)
+{
+	CUDA_KERNEL_NODE_PARAMS_v2 v2;
+	CUresult res;
+
+	if (!p)
+		return CUDA_ERROR_INVALID_VALUE;
+	res = cuGraphKernelNodeGetParams_v2(n, &v2);
+	if (res == CUDA_SUCCESS)
+		memcpy(p, &v2, sizeof(*p));
+	return res;
+}
+
+CUDA_EXPORT CUresult cuGraphKernelNodeSetParams(
+	CUgraphNode n, const CUDA_KERNEL_NODE_PARAMS_v1 *p)
+{
+	CUDA_KERNEL_NODE_PARAMS_v2 v2;
+
+	if (!p)
+		return CUDA_ERROR_INVALID_VALUE;
+	v2 = kernel_params_v2(p);
+	return cuGraphKernelNodeSetParams_v2(n, &v2);
+}
+
+CUDA_EXPORT CUresult cuGraphExecKernelNodeSetParams(
+	CUgraphExec e, CUgraphNode n, const CUDA_KERNEL_NODE_PARAMS_v1 *p)
+{
+	CUDA_KERNEL_NODE_PARAMS_v2 v2;
+
+	if (!p)
+		return CUDA_ERROR_INVALID_VALUE;
+	v2 = kernel_params_v2(p);
+	return cuGraphExecKernelNodeSetParams_v2(e, n, &v2);
 }

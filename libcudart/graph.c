@@ -56,9 +56,8 @@ CUDART_EXPORT cudaError_t cudaGraphAddDependencies(cudaGraph_t graph,
 				       (const CUgraphEdgeData *)edges, count));
 }
 
-/* The driver's kernel node parameters for the runtime's. */
-static cudaError_t kernel_params(const struct cudaKernelNodeParams *p,
-				 CUDA_KERNEL_NODE_PARAMS *d)
+cudaError_t rt_kernel_node_params(const struct cudaKernelNodeParams *p,
+				  CUDA_KERNEL_NODE_PARAMS *d)
 {
 	struct rt_function *fn;
 	CUcontext ctx;
@@ -90,7 +89,7 @@ CUDART_EXPORT cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t *node,
 						 const struct cudaKernelNodeParams *p)
 {
 	CUDA_KERNEL_NODE_PARAMS d;
-	cudaError_t err = kernel_params(p, &d);
+	cudaError_t err = rt_kernel_node_params(p, &d);
 
 	if (err != cudaSuccess)
 		return rt_return(err);
@@ -126,7 +125,7 @@ CUDART_EXPORT cudaError_t cudaGraphKernelNodeSetParams(
 	cudaGraphNode_t node, const struct cudaKernelNodeParams *p)
 {
 	CUDA_KERNEL_NODE_PARAMS d;
-	cudaError_t err = kernel_params(p, &d);
+	cudaError_t err = rt_kernel_node_params(p, &d);
 
 	if (err != cudaSuccess)
 		return rt_return(err);
@@ -139,7 +138,7 @@ CUDART_EXPORT cudaError_t cudaGraphExecKernelNodeSetParams(
 	const struct cudaKernelNodeParams *p)
 {
 	CUDA_KERNEL_NODE_PARAMS d;
-	cudaError_t err = kernel_params(p, &d);
+	cudaError_t err = rt_kernel_node_params(p, &d);
 
 	if (err != cudaSuccess)
 		return rt_return(err);

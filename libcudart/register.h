@@ -49,4 +49,8 @@ const void *rt_function_stub(CUfunction f);
 /* The device function of @fn on the current device, loading on demand. */
 cudaError_t rt_function_get(struct rt_function *fn, CUfunction *out);
 
+/* The driver's kernel node parameters for the runtime's (graph.c). */
+cudaError_t rt_kernel_node_params(const struct cudaKernelNodeParams *p,
+				  CUDA_KERNEL_NODE_PARAMS *d);
+
 #endif

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Functions PTX programs call without defining: the CUDA device runtime's
- * vprintf, __assertfail, malloc and free, run natively by the
- * interpreter.
+ * vprintf, __assertfail, malloc, free and cudaGraphSetConditional, run
+ * natively by the interpreter (the JIT leaves kernels with calls to it).
  */
 #ifndef VCUDA_PTX_BUILTIN_H
 #define VCUDA_PTX_BUILTIN_H

@@ -105,6 +105,22 @@ static const struct xinsn *x_free(struct warp *w, const struct xinsn *ip)
 	return ip + 1;
 }
 
+/* ---- cudaGraphSetConditional (rt_builtin_graph.c) ---- */
+
+static const struct xinsn *x_graph_set_conditional(struct warp *w,
+						   const struct xinsn *ip)
+{
+	uint32_t m = xmask(w, ip);
+	const struct builtin_call *bc = ip->aux;
+	FOR_LANES(m, l) {
+		if (!rt_graph_set_conditional(&w->cta->rt, warp_thread(w, l),
+					      arg_value(w, &bc->args[0], l),
+					      (uint32_t)arg_value(w, &bc->args[1], l)))
+			return xfault_located(w, ip);
+	}
+	return ip + 1;
+}
+
 /* ---- lowering ---- */
 
 static bool builtin_arg(struct lower_ctx *c, const struct ir_operand *o,
@@ -146,6 +162,8 @@ bool lower_builtin_call(struct lower_ctx *c, const struct ir_insn *in,
 		     !strcmp(fn->name, "__assertfail") ? x_assertfail :
 		     !strcmp(fn->name, "malloc")       ? x_malloc :
 		     !strcmp(fn->name, "free")         ? x_free :
+		     !strcmp(fn->name, "cudaGraphSetConditional") ?
+			x_graph_set_conditional :
 							 NULL;
 	if (!h && is_device_runtime(fn->name))
 		return lower_unsupported(c, "device runtime function");
@@ -164,6 +182,8 @@ bool lower_builtin_call(struct lower_ctx *c, const struct ir_insn *in,
 	if (bc->nargs > ARRAY_SIZE(bc->args))
 		return lower_unsupported(c, "too many arguments");
 	if ((h == x_malloc || h == x_free) && bc->nargs != 1)
+		return lower_unsupported(c, "arguments");
+	if (h == x_graph_set_conditional && bc->nargs != 2)
 		return lower_unsupported(c, "arguments");
 	for (uint32_t i = 0; i < bc->nargs; i++)
 		if (!builtin_arg(c, &ir_vec_elems(c->f, args)[i], &bc->args[i]))

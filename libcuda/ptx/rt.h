@@ -15,7 +15,8 @@
  *   atomics          rt_atomic (every space: the address is resolved first)
  *   special regs     rt_sreg
  *   barriers         rt_barrier_* (arrival counting and bar.red)
- *   device runtime   rt_malloc, rt_free, rt_printf
+ *   device runtime   rt_malloc, rt_free, rt_printf,
+ *                    rt_graph_set_conditional
  *
  * Grid-wide sync needs nothing more: cooperative groups implement it in
  * PTX with atomics on the grid workspace and spinning, so a back end only
@@ -138,6 +139,13 @@ bool rt_free(struct rt_cta *c, uint32_t thread, uint64_t addr);
  */
 int64_t rt_printf(struct rt_cta *c, uint32_t thread, uint64_t fmt,
 		  uint64_t args);
+/*
+ * cudaGraphSetConditional(@handle, @value): a conditional handle is the
+ * device address of its 4-byte value (libcuda/graph_cond.c). False after
+ * faulting on an address the launch may not write.
+ */
+bool rt_graph_set_conditional(struct rt_cta *c, uint32_t thread,
+			      uint64_t handle, uint32_t value);
 /* Reads the NUL-terminated string at @addr (at most @cap - 1 bytes);
  * false after a fault. */
 bool rt_read_string(struct rt_cta *c, uint32_t thread, uint64_t addr,

@@ -28,8 +28,9 @@ API_CU_TESTS := runtime_api stream_api limits_api memory_api legacy_api \
 	peer_api ipc_api vmm_api mempool_api ctx_api library_api
 API_TESTS += $(addprefix $(B)/tests/api/,library_api)
 # Found by programs of issue 15.
-API_CU_TESTS += texture_api alloc_api occupancy_api mipmap_api
-API_TESTS += $(addprefix $(B)/tests/api/,texture_api alloc_api occupancy_api mipmap_api)
+API_CU_TESTS += texture_api alloc_api occupancy_api mipmap_api graph_cond_api
+API_TESTS += $(addprefix $(B)/tests/api/,texture_api alloc_api occupancy_api mipmap_api \
+	graph_cond_api)
 API_TESTS += $(addprefix $(B)/tests/api-shared/,$(API_CU_TESTS))
 
 # Tests that call the driver API too link libcuda (at run time
