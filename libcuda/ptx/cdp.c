@@ -48,8 +48,13 @@ struct cdp_tree {
 	struct cdp_handle *handles;
 };
 
+/* What a node of the tree does when its turn comes. */
+enum cdp_node_kind { NODE_GRID, NODE_COPY, NODE_SET };
+
 struct ptx_cdp_grid {
 	struct ptx_launch launch;	/* launch.cdp == this (not the root's) */
+	enum cdp_node_kind kind;
+	uint64_t dst, src, bytes;	/* NODE_COPY, NODE_SET (src: value) */
 	struct cdp_tree *tree;
 	struct ptx_cdp_grid *next;	/* in a list of its parent, or prepared */
 	struct ptx_cdp_grid *children, **children_end;
@@ -413,6 +418,52 @@ uint32_t rt_cdp_launch(struct rt_cta *c, uint32_t thread, uint64_t func,
 	return rt_cdp_set_error(c, thread, queue(c->launch->cdp, g, stream));
 }
 
+/* ---- device-side copies and fills ---- */
+
+/* Both ends of [addr, addr + bytes) are memory the launch reaches. */
+static bool reachable(struct rt_cta *c, uint32_t thread, uint64_t addr,
+		      uint64_t bytes, bool write)
+{
+	return !bytes || (addr + bytes > addr &&
+			  rt_global(c, thread, addr, 1, write) &&
+			  rt_global(c, thread, addr + bytes - 1, 1, write));
+}
+
+bool rt_cdp_memory_op(struct rt_cta *c, uint32_t thread, bool copy,
+		      uint64_t dst, uint64_t src, uint64_t bytes,
+		      uint64_t stream, uint32_t *err)
+{
+	struct ptx_cdp_grid *parent = c->launch->cdp;
+	*err = CDP_OK;
+	if (!reachable(c, thread, dst, bytes, true) ||
+	    (copy && !reachable(c, thread, src, bytes, false)))
+		return false;
+	if (!cdp_stream_valid(parent, stream)) {
+		*err = rt_cdp_set_error(c, thread, CDP_ERR_INVALID_VALUE);
+		return true;
+	}
+	struct ptx_cdp_grid *g = bytes ? grid_new(parent->tree, 0) : NULL;
+	if (!g) {
+		*err = rt_cdp_set_error(c, thread, bytes ?
+					CDP_ERR_MEMORY_ALLOCATION : CDP_OK);
+		return true;
+	}
+	g->kind = copy ? NODE_COPY : NODE_SET;
+	g->dst = dst;
+	g->src = src;
+	g->bytes = bytes;
+	pthread_mutex_lock(&parent->tree->lock);
+	if (stream == CDP_STREAM_TAIL) {
+		*parent->tails_end = g;
+		parent->tails_end = &g->next;
+	} else {
+		*parent->children_end = g;
+		parent->children_end = &g->next;
+	}
+	pthread_mutex_unlock(&parent->tree->lock);
+	return true;
+}
+
 /* ---- running the tree ---- */
 
 struct runner {
@@ -425,12 +476,29 @@ struct runner {
 
 static void run_descendants(struct runner *r, struct ptx_cdp_grid *g);
 
+/* A device-side cudaMemcpyAsync/cudaMemsetAsync, in its stream's turn
+ * (its addresses were checked when it was queued). */
+static void do_memory_op(const struct ptx_cdp_grid *g)
+{
+	void *dst = (void *)(uintptr_t)g->dst;
+	if (g->kind == NODE_COPY)
+		memmove(dst, (const void *)(uintptr_t)g->src, g->bytes);
+	else
+		memset(dst, (int)(uint8_t)g->src, g->bytes);
+}
+
 /* Runs (or, after a fault, drops) each grid of @list with its subtree. */
 static void run_list(struct runner *r, struct ptx_cdp_grid *list)
 {
 	while (list) {
 		struct ptx_cdp_grid *g = list;
 		list = g->next;
+		if (g->kind != NODE_GRID) {
+			if (r->ok)
+				do_memory_op(g);
+			grid_free(g);
+			continue;
+		}
 		if (r->ok)
 			r->ok = r->run(r->user, &g->launch, r->fault);
 		pthread_mutex_lock(&r->tree->lock);

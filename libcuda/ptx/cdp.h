@@ -48,6 +48,20 @@ uint32_t rt_cdp_launch(struct rt_cta *c, uint32_t thread, uint64_t func,
 		       const uint32_t block[3], uint32_t shared,
 		       uint64_t stream);
 
+/*
+ * cudaMemcpyAsync (@copy) or cudaMemsetAsync (@src the byte value) from
+ * the device, done in @stream's turn; false after a fault (an address
+ * the launch cannot reach), else true with the cudaError_t in @err.
+ */
+bool rt_cdp_memory_op(struct rt_cta *c, uint32_t thread, bool copy,
+		      uint64_t dst, uint64_t src, uint64_t bytes,
+		      uint64_t stream, uint32_t *err);
+
+/* cudaGetErrorString (@name false) / cudaGetErrorName: a string kernels
+ * may read (rt_cdp_text says so). */
+uint64_t rt_cdp_error_text(uint32_t err, bool name);
+bool rt_cdp_text(uint64_t addr, unsigned size);
+
 /* True when [addr, addr + size) is in a parameter buffer handed out and
  * not launched yet: kernels write their children's arguments there. */
 bool rt_cdp_param_window(const struct ptx_launch *l, uint64_t addr,
@@ -90,6 +104,10 @@ enum cdp_func {
 	CDP_F_DEVICE_GET_LIMIT,		/* (size_t *, limit) */
 	CDP_F_MALLOC,			/* (void **, size) */
 	CDP_F_FREE,			/* (ptr) */
+	CDP_F_MEMCPY_ASYNC,		/* (dst, src, count, kind, stream) */
+	CDP_F_MEMSET_ASYNC,		/* (ptr, value, count, stream) */
+	CDP_F_ERROR_STRING,		/* (err): a pointer */
+	CDP_F_ERROR_NAME,		/* (err): a pointer */
 };
 
 /*
@@ -97,6 +115,6 @@ enum cdp_func {
  * else true with the cudaError_t in @ret.
  */
 bool rt_cdp_call(struct rt_cta *c, uint32_t thread, enum cdp_func fn,
-		 const uint64_t *args, uint32_t nargs, uint32_t *ret);
+		 const uint64_t *args, uint32_t nargs, uint64_t *ret);
 
 #endif

@@ -12,6 +12,7 @@
 #include "builtin.h"
 #include "cdp.h"
 
+#include <pthread.h>
 #include <string.h>
 
 #define STREAM_NON_BLOCKING 0x1u
@@ -161,13 +162,90 @@ static uint32_t call_plain(struct rt_cta *c, uint32_t thread,
 	}
 }
 
-bool rt_cdp_call(struct rt_cta *c, uint32_t thread, enum cdp_func fn,
-		 const uint64_t *args, uint32_t nargs, uint32_t *ret)
+/* The error texts kernels may read, all in one array (rt_cdp_text). */
+static const struct {
+	uint32_t err;
+	const char *name, *text;
+} error_texts[] = {
+	{ CDP_OK, "cudaSuccess", "no error" },
+	{ CDP_ERR_INVALID_VALUE, "cudaErrorInvalidValue", "invalid argument" },
+	{ CDP_ERR_MEMORY_ALLOCATION, "cudaErrorMemoryAllocation",
+	  "out of memory" },
+	{ CDP_ERR_INVALID_CONFIGURATION, "cudaErrorInvalidConfiguration",
+	  "invalid configuration argument" },
+	{ CDP_ERR_PENDING_COUNT, "cudaErrorLaunchPendingCountExceeded",
+	  "launch failed because launch would exceed "
+	  "cudaLimitDevRuntimePendingLaunchCount" },
+	{ CDP_ERR_INVALID_DEVICE_FUNCTION, "cudaErrorInvalidDeviceFunction",
+	  "invalid device function" },
+	{ CDP_ERR_UNSUPPORTED_LIMIT, "cudaErrorUnsupportedLimit",
+	  "unsupported limit" },
+	{ CDP_ERR_INVALID_HANDLE, "cudaErrorInvalidResourceHandle",
+	  "invalid resource handle" },
+	{ CDP_ERR_NOT_SUPPORTED, "cudaErrorNotSupported",
+	  "operation not supported" },
+	/* last: what any other code gets */
+	{ UINT32_MAX, "cudaErrorUnknown", "unrecognized error code" },
+};
+#define TEXT_BYTES 1024
+static char text_pool[TEXT_BYTES];	/* "name\0text\0" per entry */
+static uint32_t text_at[ARRAY_SIZE(error_texts)][2];
+static pthread_once_t text_once = PTHREAD_ONCE_INIT;
+
+static void fill_texts(void)
 {
-	uint64_t a[4] = { 0 };
+	size_t used = 0;
+	for (size_t i = 0; i < ARRAY_SIZE(error_texts); i++) {
+		const char *s[2] = { error_texts[i].text, error_texts[i].name };
+		for (int k = 0; k < 2; k++) {
+			size_t n = strlen(s[k]) + 1;
+			if (used + n > sizeof(text_pool))
+				return;
+			memcpy(text_pool + used, s[k], n);
+			text_at[i][k] = (uint32_t)used;
+			used += n;
+		}
+	}
+}
+
+uint64_t rt_cdp_error_text(uint32_t err, bool name)
+{
+	pthread_once(&text_once, fill_texts);
+	size_t i = 0;
+	while (i + 1 < ARRAY_SIZE(error_texts) && error_texts[i].err != err)
+		i++;
+	return (uint64_t)(uintptr_t)(text_pool + text_at[i][name]);
+}
+
+bool rt_cdp_text(uint64_t addr, unsigned size)
+{
+	uint64_t base = (uint64_t)(uintptr_t)text_pool;
+	return addr >= base && addr - base + size <= sizeof(text_pool);
+}
+
+bool rt_cdp_call(struct rt_cta *c, uint32_t thread, enum cdp_func fn,
+		 const uint64_t *args, uint32_t nargs, uint64_t *ret)
+{
+	uint64_t a[5] = { 0 };
+	uint32_t err = CDP_OK;
 	bool faulted = false;
-	memcpy(a, args, (nargs < 4 ? nargs : 4) * sizeof(*a));
+	memcpy(a, args, (nargs < 5 ? nargs : 5) * sizeof(*a));
 	*ret = CDP_OK;
+	if (fn == CDP_F_ERROR_STRING || fn == CDP_F_ERROR_NAME) {
+		*ret = rt_cdp_error_text((uint32_t)a[0], fn == CDP_F_ERROR_NAME);
+		return true;
+	}
+	if (fn == CDP_F_MEMCPY_ASYNC || fn == CDP_F_MEMSET_ASYNC) {
+		bool copy = fn == CDP_F_MEMCPY_ASYNC;
+		if (!c->launch->cdp) {
+			*ret = CDP_ERR_NOT_SUPPORTED;
+			return true;
+		}
+		bool ok = rt_cdp_memory_op(c, thread, copy, a[0], a[1], a[2],
+					   copy ? a[4] : a[3], &err);
+		*ret = err;
+		return ok;
+	}
 	if (!c->launch->cdp) {
 		*ret = fn == CDP_F_GET_LAST_ERROR || fn == CDP_F_PEEK_AT_LAST_ERROR ?
 			       CDP_OK : CDP_ERR_NOT_SUPPORTED;
@@ -181,16 +259,17 @@ bool rt_cdp_call(struct rt_cta *c, uint32_t thread, enum cdp_func fn,
 	case CDP_F_RUNTIME_VERSION:
 	case CDP_F_DEVICE_GET_LIMIT:
 	case CDP_F_MALLOC:
-		if (!call_with_out(c, thread, fn, a, ret))
+		if (!call_with_out(c, thread, fn, a, &err))
 			return false;
 		break;
 	default:
-		*ret = call_plain(c, thread, fn, a, &faulted);
+		err = call_plain(c, thread, fn, a, &faulted);
 		if (faulted)
 			return false;
 	}
+	*ret = err;
 	/* The queries do not set the last error; everything else does. */
 	if (fn != CDP_F_GET_LAST_ERROR && fn != CDP_F_PEEK_AT_LAST_ERROR)
-		rt_cdp_set_error(c, thread, *ret);
+		rt_cdp_set_error(c, thread, err);
 	return true;
 }

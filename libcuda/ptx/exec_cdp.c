@@ -51,6 +51,12 @@ static const struct cdp_builtin builtins[] = {
 	{ "DeviceGetLimit", CALL_OTHER, CDP_F_DEVICE_GET_LIMIT },
 	{ "Malloc", CALL_OTHER, CDP_F_MALLOC },
 	{ "Free", CALL_OTHER, CDP_F_FREE },
+	{ "MemcpyAsync", CALL_OTHER, CDP_F_MEMCPY_ASYNC },
+	{ "MemcpyAsync_ptsz", CALL_OTHER, CDP_F_MEMCPY_ASYNC },
+	{ "MemsetAsync", CALL_OTHER, CDP_F_MEMSET_ASYNC },
+	{ "MemsetAsync_ptsz", CALL_OTHER, CDP_F_MEMSET_ASYNC },
+	{ "GetErrorString", CALL_OTHER, CDP_F_ERROR_STRING },
+	{ "GetErrorName", CALL_OTHER, CDP_F_ERROR_NAME },
 };
 
 #define MAX_ARGS 6
@@ -125,7 +131,8 @@ static void set_ret(struct warp *w, const struct cdp_call *cc, uint32_t lane,
 static bool call_lane(struct warp *w, const struct cdp_call *cc, uint32_t l)
 {
 	struct rt_cta *c = &w->cta->rt;
-	uint32_t t = warp_thread(w, l), grid[3], block[3], err;
+	uint32_t t = warp_thread(w, l), grid[3], block[3];
+	uint64_t ret;
 	switch (cc->b->kind) {
 	case CALL_PARAM_BUFFER_V2:
 		dim3_arg(w, cc, 1, l, grid);
@@ -150,12 +157,12 @@ static bool call_lane(struct warp *w, const struct cdp_call *cc, uint32_t l)
 		return true;
 	case CALL_OTHER:
 	default: {
-		uint64_t a[4];
-		for (uint32_t i = 0; i < 4; i++)
+		uint64_t a[5];
+		for (uint32_t i = 0; i < 5; i++)
 			a[i] = arg64(w, cc, i, l);
-		if (!rt_cdp_call(c, t, cc->b->fn, a, 4, &err))
+		if (!rt_cdp_call(c, t, cc->b->fn, a, 5, &ret))
 			return false;
-		set_ret(w, cc, l, err);
+		set_ret(w, cc, l, ret);
 		return true;
 	}
 	}

@@ -74,7 +74,9 @@ uint8_t *rt_global(struct rt_cta *c, uint32_t thread, uint64_t addr,
 		return (uint8_t *)(uintptr_t)addr;
 	r = find_range(c->launch, addr, size);
 	/* the parameter buffers of launches a kernel is preparing */
-	if (!r && c->launch->cdp && rt_cdp_param_window(c->launch, addr, size))
+	if (!r && c->launch->cdp &&
+	    (rt_cdp_param_window(c->launch, addr, size) ||
+	     (!write && rt_cdp_text(addr, size))))
 		return (uint8_t *)(uintptr_t)addr;
 	if (!r) {
 		rt_fault(c, PTX_FAULT_UNMAPPED, thread, addr,
