@@ -268,8 +268,10 @@ bool rt_cdp_call(struct rt_cta *c, uint32_t thread, enum cdp_func fn,
 			return false;
 	}
 	*ret = err;
-	/* The queries do not set the last error; everything else does. */
-	if (fn != CDP_F_GET_LAST_ERROR && fn != CDP_F_PEEK_AT_LAST_ERROR)
+	/* The error queries and cudaDeviceGetLimit (an H200's 215 for the
+	 * sync depth leaves it) do not set the last error; the rest does. */
+	if (fn != CDP_F_GET_LAST_ERROR && fn != CDP_F_PEEK_AT_LAST_ERROR &&
+	    fn != CDP_F_DEVICE_GET_LIMIT)
 		rt_cdp_set_error(c, thread, err);
 	return true;
 }

@@ -23,14 +23,14 @@ api_tests() {
 	for name in driver_api runtime_api stream_api limits_api link_api memory_api \
 		peer_api ipc_api vmm_api mempool_api ctx_api legacy_api library_api \
 		warp_api texture_api alloc_api occupancy_api algorithms_api \
-		mipmap_api; do
+		mipmap_api cdp_api cdp1_api; do
 		run_check "api $name matches the H100" tests/api/compare.sh $name
 	done
 	# The same CUDA tests built against our libcudart.
 	for name in runtime_api stream_api limits_api memory_api peer_api ipc_api \
 		vmm_api mempool_api ctx_api legacy_api library_api \
 		warp_api texture_api alloc_api occupancy_api algorithms_api \
-		mipmap_api; do
+		mipmap_api cdp_api cdp1_api; do
 		run_check "api $name (shared cudart) matches the H100" \
 			tests/api/compare.sh $name build/tests/api-shared
 	done
