@@ -265,19 +265,25 @@ static void set_config(struct ptx_cdp_grid *g, const struct ptx_kernel *k,
 	g->launch.dynamic_shared_size = shared;
 }
 
+/* A parameter buffer request that fails: NULL, and the thread's error. */
+static uint64_t no_buffer(struct rt_cta *c, uint32_t thread, uint32_t err)
+{
+	rt_cdp_set_error(c, thread, err);
+	return 0;
+}
+
 uint64_t rt_cdp_param_buffer_v2(struct rt_cta *c, uint32_t thread,
 				uint64_t func, const uint32_t grid[3],
 				const uint32_t block[3], uint32_t shared)
 {
 	if (!c->launch->cdp)
-		return rt_cdp_set_error(c, thread, CDP_ERR_NOT_SUPPORTED), 0;
+		return no_buffer(c, thread, CDP_ERR_NOT_SUPPORTED);
 	const struct ptx_kernel *k = kernel_of(c->kernel->prog, func);
 	if (!k)
-		return rt_cdp_set_error(c, thread,
-					CDP_ERR_INVALID_DEVICE_FUNCTION), 0;
+		return no_buffer(c, thread, CDP_ERR_INVALID_DEVICE_FUNCTION);
 	struct ptx_cdp_grid *g = prepare(c, k->info.param_size);
 	if (!g)
-		return rt_cdp_set_error(c, thread, CDP_ERR_MEMORY_ALLOCATION), 0;
+		return no_buffer(c, thread, CDP_ERR_MEMORY_ALLOCATION);
 	/* A bad configuration is the launch's error, as on an H100. */
 	set_config(g, k, grid, block, shared);
 	return (uint64_t)(uintptr_t)g->params;
@@ -287,12 +293,13 @@ uint64_t rt_cdp_param_buffer(struct rt_cta *c, uint32_t thread,
 			     uint64_t align, uint64_t size)
 {
 	if (!c->launch->cdp)
-		return rt_cdp_set_error(c, thread, CDP_ERR_NOT_SUPPORTED), 0;
-	if (align > 16 || size > (1u << 20))
-		return rt_cdp_set_error(c, thread, CDP_ERR_INVALID_VALUE), 0;
+		return no_buffer(c, thread, CDP_ERR_NOT_SUPPORTED);
+	/* kernel parameters are at most 32 KiB, 16-byte aligned at most */
+	if (align > 16 || size > (32u << 10))
+		return no_buffer(c, thread, CDP_ERR_INVALID_VALUE);
 	struct ptx_cdp_grid *g = prepare(c, size);
 	if (!g)
-		return rt_cdp_set_error(c, thread, CDP_ERR_MEMORY_ALLOCATION), 0;
+		return no_buffer(c, thread, CDP_ERR_MEMORY_ALLOCATION);
 	return (uint64_t)(uintptr_t)g->params;
 }
 
@@ -391,7 +398,8 @@ uint32_t rt_cdp_launch_v2(struct rt_cta *c, uint32_t thread, uint64_t buf,
 {
 	struct ptx_cdp_grid *g = take_buffer(c, buf);
 	if (!g || !g->launch.kernel) {
-		free(g);
+		if (g)
+			grid_free(g);
 		return rt_cdp_set_error(c, thread, c->launch->cdp ?
 				CDP_ERR_INVALID_VALUE : CDP_ERR_NOT_SUPPORTED);
 	}
@@ -411,7 +419,8 @@ uint32_t rt_cdp_launch(struct rt_cta *c, uint32_t thread, uint64_t func,
 		       g->param_cap < k->info.param_size ? CDP_ERR_INVALID_VALUE :
 							   CDP_OK;
 	if (err != CDP_OK) {
-		free(g);
+		if (g)
+			grid_free(g);
 		return rt_cdp_set_error(c, thread, err);
 	}
 	set_config(g, k, grid, block, shared);
