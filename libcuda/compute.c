@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <time.h>
 
+#include "compute_cdp.h"
 #include "context.h"
 #include "context_hooks.h"
 #include "ctx_limits.h"
@@ -65,11 +66,7 @@ static void run_launch(struct CUctx_st *ctx, struct ptx_worker *worker,
 	/* What earlier launches printed comes out first, as in CUDA. */
 	if (rec->launch.printf_fifo)
 		ctx_flush_printf(ctx);
-	if (rec->launch.flags & PTX_LAUNCH_COOPERATIVE)
-		ok = sm_pool_run_cooperative(ctx->pool, worker, &rec->launch,
-					     &fault);
-	else
-		ok = sm_pool_run(ctx->pool, worker, &rec->launch, &fault);
+	ok = compute_run_tree(ctx, worker, &rec->launch, &fault);
 	/*
 	 * A killed launch is not reported: its context has faulted or is
 	 * being destroyed, which withdraws the launch in the kernel anyway,

@@ -27,6 +27,8 @@ static const size_t default_limits[CTX_LIMITS] = {
 /* The printf FIFO sizes the driver makes (measured on an H100). */
 #define PRINTF_FIFO_MIN (512 << 10)
 #define PRINTF_FIFO_ALIGN 256
+/* The fewest pending device launches the driver keeps room for. */
+#define PENDING_LAUNCHES_MIN 32
 
 static CUresult limits_ctx_init(struct CUctx_st *ctx)
 {
@@ -112,6 +114,11 @@ CUDA_EXPORT CUresult cuCtxSetLimit(CUlimit limit, size_t value)
 		/* A hint between 0 and 128 bytes, a power of two. */
 		if (value > 128 || (value & (value - 1)))
 			return CUDA_ERROR_INVALID_VALUE;
+		break;
+	case CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT:
+		/* An H200 (driver 580) keeps at least 32 slots. */
+		if (value < PENDING_LAUNCHES_MIN)
+			value = PENDING_LAUNCHES_MIN;
 		break;
 	case CU_LIMIT_PERSISTING_L2_CACHE_SIZE:
 		/* At most CU_DEVICE_ATTRIBUTE_MAX_PERSISTING_L2_CACHE_SIZE,

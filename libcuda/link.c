@@ -258,6 +258,8 @@ CUDA_EXPORT CUresult cuLinkComplete(CUlinkState st, void **image_out,
 		 * source (unresolved or duplicate symbols). */
 		if (ps == PTX_ERR_UNSUPPORTED)
 			return CUDA_ERROR_NOT_SUPPORTED;
+		if (ps == PTX_ERR_DEVSIDE_SYNC)
+			return CUDA_ERROR_UNSUPPORTED_DEVSIDE_SYNC;
 		return ps == PTX_ERR_LINK ? CUDA_ERROR_INVALID_SOURCE
 					  : CUDA_ERROR_INVALID_PTX;
 	}

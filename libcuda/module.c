@@ -47,6 +47,8 @@ static CUresult ptx_result(enum ptx_status status)
 		return CUDA_ERROR_OUT_OF_MEMORY;
 	case PTX_ERR_INVALID:
 		return CUDA_ERROR_INVALID_VALUE;
+	case PTX_ERR_DEVSIDE_SYNC:
+		return CUDA_ERROR_UNSUPPORTED_DEVSIDE_SYNC;
 	case PTX_ERR_SYNTAX:
 	case PTX_ERR_LINK:
 	default:

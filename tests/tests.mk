@@ -26,6 +26,11 @@ DRIVER_SAMPLES := $(B)/samples/vmmVectorAdd/vmmVectorAdd \
 $(DRIVER_SAMPLES): SAMPLE_LIBS := -L$(B)/lib -lcuda
 $(DRIVER_SAMPLES): $(LIBCUDA)
 
+# Samples that launch from the device link NVIDIA's device runtime, as
+# nvcc -rdc programs do (vcuda runs its functions itself).
+CDP_SAMPLES := $(B)/samples/cdpTree/cdpTree $(B)/samples-shared/cdpTree/cdpTree
+$(CDP_SAMPLES): SAMPLE_LIBS := -lcudadevrt
+
 # tests/samples/NAME/NAME.cu -> build/samples/NAME/NAME, samples-shared/...
 .SECONDEXPANSION:
 $(SAMPLES): $$(TOP)/tests/samples/$$(notdir $$@)/$$(notdir $$@).cu \

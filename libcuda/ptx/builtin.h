@@ -23,4 +23,16 @@ bool lower_builtin_call(struct lower_ctx *c, const struct ir_insn *in,
 			const struct ir_sym *fn, const struct ir_operand *rets,
 			const struct ir_operand *args);
 
+/* Where argument or return value @o of a builtin call lives. */
+bool lower_builtin_arg(struct lower_ctx *c, const struct ir_operand *o,
+		       struct xcall_arg *a);
+
+/*
+ * Lowers a call of the device runtime's launch, stream, event and error
+ * functions (exec_cdp.c); *@handled false when @fn is none of them.
+ */
+bool lower_cdp_call(struct lower_ctx *c, const struct ir_sym *fn,
+		    const struct ir_operand *rets, const struct ir_operand *args,
+		    bool *handled);
+
 #endif

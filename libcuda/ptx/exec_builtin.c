@@ -123,7 +123,7 @@ static const struct xinsn *x_graph_set_conditional(struct warp *w,
 
 /* ---- lowering ---- */
 
-static bool builtin_arg(struct lower_ctx *c, const struct ir_operand *o,
+bool lower_builtin_arg(struct lower_ctx *c, const struct ir_operand *o,
 			struct xcall_arg *a)
 {
 	const struct ir_sym *s = o->kind == OPND_SYM ? o->sym->def : NULL;
@@ -158,6 +158,9 @@ bool lower_builtin_call(struct lower_ctx *c, const struct ir_insn *in,
 			const struct ir_operand *args)
 {
 	(void)in;
+	bool cdp;
+	if (lower_cdp_call(c, fn, rets, args, &cdp) || cdp)
+		return !c->status;
 	xhandler h = !strcmp(fn->name, "vprintf")      ? x_vprintf :
 		     !strcmp(fn->name, "__assertfail") ? x_assertfail :
 		     !strcmp(fn->name, "malloc")       ? x_malloc :
@@ -186,11 +189,11 @@ bool lower_builtin_call(struct lower_ctx *c, const struct ir_insn *in,
 	if (h == x_graph_set_conditional && bc->nargs != 2)
 		return lower_unsupported(c, "arguments");
 	for (uint32_t i = 0; i < bc->nargs; i++)
-		if (!builtin_arg(c, &ir_vec_elems(c->f, args)[i], &bc->args[i]))
+		if (!lower_builtin_arg(c, &ir_vec_elems(c->f, args)[i], &bc->args[i]))
 			return false;
 	if (rets && rets->reg2) {
 		bc->has_ret = true;
-		return builtin_arg(c, &ir_vec_elems(c->f, rets)[0], &bc->ret);
+		return lower_builtin_arg(c, &ir_vec_elems(c->f, rets)[0], &bc->ret);
 	}
 	return true;
 }

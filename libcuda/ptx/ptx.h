@@ -27,6 +27,7 @@ enum ptx_status {
 	PTX_ERR_UNSUPPORTED,	/* valid PTX this executor lacks; log names it */
 	PTX_ERR_NO_MEMORY,
 	PTX_ERR_INVALID,	/* bad argument */
+	PTX_ERR_DEVSIDE_SYNC,	/* calls cudaDeviceSynchronize (CDP1) */
 };
 
 /* One PTX text to build from; @name is used in error messages. */
@@ -153,6 +154,12 @@ struct ptx_launch {
 	 * NULL: the launch runs to its end.
 	 */
 	const atomic_bool *kill;
+	/*
+	 * The grid's place in its launch tree (dynamic parallelism, below):
+	 * where its device-side launches go. NULL: they fail with
+	 * cudaErrorNotSupported.
+	 */
+	struct ptx_cdp_grid *cdp;
 };
 
 enum ptx_fault_kind {
@@ -398,5 +405,47 @@ uint64_t ptx_surface_create(const struct ptx_texture_desc *desc);
 bool ptx_texobj_destroy(uint64_t handle);
 /* The descriptor of a live object (cuTexObjectGetResourceDesc, ...). */
 bool ptx_texobj_get(uint64_t handle, struct ptx_texture_desc *desc);
+
+/* ---- dynamic parallelism: launches from the device (CDP2) ---- */
+
+/*
+ * What the device runtime answers that only the driver knows. The
+ * limits are the context's when the host launch is run.
+ */
+struct ptx_cdp_config {
+	uint32_t pending_limit;		/* cudaLimitDevRuntimePendingLaunchCount */
+	uint64_t stack_size;		/* cudaLimitStackSize */
+	uint64_t printf_fifo_size;	/* cudaLimitPrintfFifoSize */
+	uint64_t heap_size;		/* cudaLimitMallocHeapSize */
+	uint32_t max_threads;		/* per block */
+	uint32_t max_block[3];
+	uint32_t max_grid[3];
+	uint32_t max_shared;		/* shared memory per block, bytes */
+	int device;			/* cudaGetDevice */
+	int device_count;		/* cudaGetDeviceCount */
+};
+
+/*
+ * Makes @launch (a host launch) the root of a launch tree: its kernels'
+ * <<<>>> launches are recorded in the tree (copies of @config and of
+ * the launch's ranges, heap, printf FIFO and kill flag go to every
+ * child), and sets launch->cdp. NULL when out of memory.
+ */
+struct ptx_cdp_grid *ptx_cdp_root(struct ptx_launch *launch,
+				  const struct ptx_cdp_config *config);
+
+/* Runs one grid's CTAs (all of them) on the caller's SMs. */
+typedef bool (*ptx_cdp_run_fn)(void *user, const struct ptx_launch *launch,
+			       struct ptx_fault *fault);
+
+/*
+ * Called once the root grid's CTAs have run (@root_ok: without a fault):
+ * runs every grid the tree's kernels launched, in an order CUDA allows
+ * (each grid's children in launch order, each with all its descendants,
+ * then its tail launches in order), each through @run, and frees the
+ * tree. The first fault stops the tree; true when everything ran.
+ */
+bool ptx_cdp_finish(struct ptx_cdp_grid *root, bool root_ok,
+		    ptx_cdp_run_fn run, void *user, struct ptx_fault *fault);
 
 #endif

@@ -6,6 +6,7 @@
  * exact those ranges are is the driver's choice: whole mapped pages by
  * default, the allocations' own bytes under VCUDA_MEMCHECK=1.
  */
+#include "cdp.h"
 #include "rt.h"
 
 static bool in_block(uint64_t addr, unsigned size, const void *base,
@@ -72,6 +73,11 @@ uint8_t *rt_global(struct rt_cta *c, uint32_t thread, uint64_t addr,
 	if (own_memory(c, addr, size, write))
 		return (uint8_t *)(uintptr_t)addr;
 	r = find_range(c->launch, addr, size);
+	/* the parameter buffers of launches a kernel is preparing */
+	if (!r && c->launch->cdp &&
+	    (rt_cdp_param_window(c->launch, addr, size) ||
+	     (!write && rt_cdp_text(addr, size))))
+		return (uint8_t *)(uintptr_t)addr;
 	if (!r) {
 		rt_fault(c, PTX_FAULT_UNMAPPED, thread, addr,
 			 "%s of %u bytes at unmapped 0x%llx",

@@ -31,6 +31,13 @@ API_TESTS += $(addprefix $(B)/tests/api/,library_api)
 API_CU_TESTS += texture_api alloc_api occupancy_api mipmap_api graph_cond_api
 API_TESTS += $(addprefix $(B)/tests/api/,texture_api alloc_api occupancy_api mipmap_api \
 	graph_cond_api)
+# Dynamic parallelism: launches from the device need libcudadevrt, as
+# on NVIDIA's stack (vcuda runs its functions itself).
+API_CU_TESTS += cdp_api cdp1_api
+API_TESTS += $(addprefix $(B)/tests/api/,cdp_api cdp1_api)
+API_LIBS_cdp_api := -lcudadevrt
+API_LIBS_cdp1_api := -lcudadevrt -DCUDA_FORCE_CDP1_IF_SUPPORTED \
+	-D__CDPRT_SUPPRESS_SYNC_DEPRECATION_WARNING
 API_TESTS += $(addprefix $(B)/tests/api-shared/,$(API_CU_TESTS))
 
 # Tests that call the driver API too link libcuda (at run time
@@ -81,9 +88,7 @@ $(B)/tests/api-shared/ptds_api_pt: $(TOP)/tests/api/ptds_api.cu $(TOP)/tests/api
 # Needs two devices; its own check (the H100 machine has one GPU).
 API_TESTS += $(B)/tests/api-shared/cross_device_wait
 
-# Without -rdc (recorded with it; the results are the same): Thrust and
-# CUB compiled with -rdc launch from the device, which vcuda does not do
-# yet (docs/compatibility.md).
+# Without -rdc (recorded with it; the results are the same).
 API_TESTS += $(B)/tests/api/algorithms_api $(B)/tests/api-shared/algorithms_api
 $(B)/tests/api/algorithms_api: $(TOP)/tests/api/algorithms_api.cu
 	@mkdir -p $(@D)
