@@ -43,6 +43,7 @@ struct CUgraphNode_st {
 struct CUgraph_st {
 	struct CUgraphNode_st **nodes;
 	size_t count, cap;
+	struct user_refs *user_refs;	/* user_object.h; NULL: none */
 };
 
 /* Adds a node of @type after @deps (nodes of @graph); params set later. */
