@@ -12,6 +12,7 @@
 #include "graph_mem.h"
 #include "launch_params.h"
 #include "module.h"
+#include "user_object.h"
 
 struct CUgraph_st *graph_new(void)
 {
@@ -67,6 +68,7 @@ void graph_free(struct CUgraph_st *graph)
 	for (size_t i = 0; i < graph->count; i++)
 		free_node(graph->nodes[i]);
 	free(graph->nodes);
+	user_refs_free(graph->user_refs);
 	free(graph);
 }
 
@@ -178,6 +180,8 @@ struct CUgraph_st *graph_copy(const struct CUgraph_st *graph)
 {
 	struct CUgraph_st *copy = graph_new();
 
+	if (copy && !user_refs_copy(&copy->user_refs, graph->user_refs))
+		goto fail;
 	for (size_t i = 0; copy && i < graph->count; i++) {
 		const struct CUgraphNode_st *n = graph->nodes[i];
 		struct CUgraphNode_st *c;

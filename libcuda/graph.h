@@ -61,6 +61,7 @@ struct CUgraph_st {
 	size_t count, cap;
 	/* The conditional node whose body this is; NULL for other graphs. */
 	struct CUgraphNode_st *owner;
+	struct user_refs *user_refs;	/* user_object.h; NULL: none */
 };
 
 /* Adds a node of @type after @deps (nodes of @graph); params set later. */

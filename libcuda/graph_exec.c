@@ -17,6 +17,7 @@
 #include "graph_sched.h"
 #include "launch.h"
 #include "stream.h"
+#include "user_object.h"
 
 struct CUgraphExec_st {
 	unsigned long long flags;		/* CUDA_GRAPH_INSTANTIATE_FLAG_* */
@@ -251,7 +252,10 @@ CUDA_EXPORT CUresult cuGraphLaunch(CUgraphExec e, CUstream stream)
 	/* Captured into another graph: one stream keeps the capture simple. */
 	if (e->serial || stream_capturing(stream_resolve(ctx_current(), stream)))
 		return run_order(e->order, e->graph->count, stream);
-	return graph_sched_run(e->sched, stream, run_node);
+	res = graph_sched_run(e->sched, stream, run_node);
+	if (res != CUDA_SUCCESS)
+		return res;
+	return user_refs_hold_for_launch(e->graph, stream);
 }
 
 CUDA_EXPORT CUresult cuGraphUpload(CUgraphExec e, CUstream stream)

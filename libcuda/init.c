@@ -15,9 +15,25 @@
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 static CUresult init_result = CUDA_ERROR_NOT_INITIALIZED;
 
+/*
+ * A child forked after cuInit has none of the parent's driver threads and
+ * shares its device file: every call that needs the driver fails there
+ * with CUDA_ERROR_NOT_INITIALIZED, cuInit included, as NVIDIA's driver
+ * does (numba-cuda detects a fork by it). The checks already read
+ * init_result, so this costs nothing on any path.
+ */
+static void forked_child(void)
+{
+	if (init_result == CUDA_SUCCESS)
+		init_result = CUDA_ERROR_NOT_INITIALIZED;
+}
+
 static void driver_init(void)
 {
 	init_result = devices_discover();
+	if (init_result == CUDA_SUCCESS &&
+	    pthread_atfork(NULL, NULL, forked_child) != 0)
+		init_result = CUDA_ERROR_OUT_OF_MEMORY;
 }
 
 CUDA_EXPORT CUresult cuInit(unsigned int flags)

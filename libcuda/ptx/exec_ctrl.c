@@ -437,8 +437,7 @@ static bool lower_call_lists(struct lower_ctx *c, const struct ir_operand *rets,
 						 sizeof(*call->args));
 	if (!call->args || !call->params || !call->rets || !call->retparams)
 		return lower_nomem(c);
-	if (callee && (call->nargs > callee->ir->nparams ||
-		       call->nrets > callee->ir->nrets))
+	if (callee && call->nargs > callee->ir->nparams)
 		return lower_unsupported(c, "arguments do not match");
 	for (uint32_t i = 0; i < call->nargs; i++) {
 		if (callee)
@@ -448,11 +447,18 @@ static bool lower_call_lists(struct lower_ctx *c, const struct ir_operand *rets,
 				&call->args[i]))
 			return false;
 	}
+	/*
+	 * Return slots the callee does not fill keep what they held:
+	 * numba declares a C function returning void with a return value,
+	 * and NVIDIA's linker accepts that call (it reports the prototypes'
+	 * difference, and links); the value read back is undefined.
+	 */
 	for (uint32_t i = 0; i < call->nrets; i++) {
-		if (callee)
+		bool filled = callee && i < callee->ir->nrets;
+		if (filled)
 			call->retparams[i] = callee_arg(callee, i, true);
 		if (!caller_arg(c, &ir_vec_elems(c->f, rets)[i],
-				callee ? call->retparams[i].size : 8,
+				filled ? call->retparams[i].size : 8,
 				&call->rets[i]))
 			return false;
 	}

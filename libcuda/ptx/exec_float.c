@@ -319,8 +319,15 @@ static inline double h_in(uint64_t v, unsigned shift, bool bf, bool ftz)
 	return bf ? (double)bf16_to_f32(h) : (double)f16_to_f32(h);
 }
 
-static inline uint64_t h_out(double x, bool bf, bool ftz, bool sat)
+/* .relu (fma only): a negative result is +0, a NaN the canonical NaN
+ * (PTX ISA, fma); -0 counts as negative, as cvt's .relu does. */
+static inline uint64_t h_out(double x, bool bf, bool ftz, bool sat,
+			     bool relu)
 {
+	if (relu && isnan(x))
+		return 0x7fff;
+	if (relu && signbit(x))
+		x = 0.0;
 	if (sat)
 		x = x > 0.0 ? (x < 1.0 ? x : 1.0) : 0.0;
 	uint16_t h = bf ? f64_to_bf16(x, RND_NEAREST) :
@@ -354,6 +361,7 @@ static inline double hmin(double a, double b, bool max, bool nan)
 		bool ftz = ip->flags >> FL_FTZ & 1;                          \
 		bool sat = ip->flags >> FL_SAT & 1;                          \
 		bool nan = ip->flags >> FL_NAN & 1;                          \
+		bool relu = ip->flags >> FL_RELU & 1;                        \
 		(void)nan;                                                   \
 		FOR_LANES(m, l) {                                            \
 			uint64_t r = 0;                                      \
@@ -363,7 +371,8 @@ static inline double hmin(double a, double b, bool max, bool nan)
 				double c = h_in(pc[l], 16 * h, BF, ftz);     \
 				(void)b;                                     \
 				(void)c;                                     \
-				r |= h_out((EXPR), BF, ftz, sat) << (16 * h); \
+				r |= h_out((EXPR), BF, ftz, sat, relu)       \
+				     << (16 * h);                            \
 			}                                                    \
 			d[l] = r;                                            \
 		}                                                            \
@@ -504,6 +513,12 @@ static xhandler pick_half(const struct fop *f, unsigned t)
 	}
 }
 
+static bool is_half(unsigned t)
+{
+	return t == PTX_T_F16 || t == PTX_T_F16X2 || t == PTX_T_BF16 ||
+	       t == PTX_T_BF16X2;
+}
+
 static bool lower_testp(struct lower_ctx *c, const struct ir_insn *in)
 {
 	unsigned t = in->types[0];
@@ -520,8 +535,10 @@ bool lower_float(struct lower_ctx *c, const struct ir_insn *in)
 	unsigned t = in->ntypes ? in->types[0] : PTX_T_NONE;
 	if (in->op == OP_TESTP)
 		return lower_testp(c, in);
-	if (in->flags & (1u << FL_XORSIGN | 1u << FL_RELU | 1u << FL_OOB))
+	if (in->flags & (1u << FL_XORSIGN | 1u << FL_OOB))
 		return lower_unsupported(c, "modifier");
+	if (in->flags >> FL_RELU & 1 && (in->op != OP_FMA || !is_half(t)))
+		return lower_unsupported(c, ".relu");
 	if (in->op == OP_COPYSIGN && (t == PTX_T_F32 || t == PTX_T_F64))
 		return emit_alu(c, in, t == PTX_T_F32 ? copysign_bits_f32 :
 				copysign_bits_f64, t, 2);

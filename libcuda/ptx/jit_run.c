@@ -36,11 +36,15 @@ void jit_worker_free(struct ptx_worker *wk)
 	wk->jit = NULL;
 }
 
-static bool grow(void **p, uint64_t *cap, uint64_t need, size_t elem)
+/* @align: at least 64, a power of two (the kernel's .shared alignment) */
+static bool grow(void **p, uint64_t *cap, uint64_t need, size_t elem,
+		 uint32_t align)
 {
-	if (need <= *cap)
+	if (align < 64)
+		align = 64;
+	if (need <= *cap && !((uintptr_t)*p & (align - 1)))
 		return true;
-	void *q = aligned_alloc(64, ALIGN_UP(need * elem, 64));
+	void *q = aligned_alloc(align, ALIGN_UP(need * elem, align));
 	if (!q)
 		return false;
 	free(*p);
@@ -50,8 +54,9 @@ static bool grow(void **p, uint64_t *cap, uint64_t need, size_t elem)
 }
 
 static struct jit_worker *worker_memory(struct ptx_worker *wk,
-					uint64_t shared, uint64_t saves,
-					uint32_t threads, uint32_t sites)
+					uint64_t shared, uint32_t shared_align,
+					uint64_t saves, uint32_t threads,
+					uint32_t sites)
 {
 	struct jit_worker *j = wk->jit;
 	uint64_t ecap;
@@ -59,10 +64,10 @@ static struct jit_worker *worker_memory(struct ptx_worker *wk,
 		return NULL;
 	ecap = j->exited_cap;
 	if (!grow((void **)&j->shared, &j->shared_cap, shared ? shared : 1,
-		  1) ||
-	    !grow((void **)&j->save, &j->save_cap, saves ? saves : 1, 8) ||
-	    !grow((void **)&j->exited, &ecap, threads, 1) ||
-	    !grow((void **)&j->sites, &j->sites_cap, 2ull * sites + 2, 8))
+		  1, shared_align) ||
+	    !grow((void **)&j->save, &j->save_cap, saves ? saves : 1, 8, 64) ||
+	    !grow((void **)&j->exited, &ecap, threads, 1, 64) ||
+	    !grow((void **)&j->sites, &j->sites_cap, 2ull * sites + 2, 8, 64))
 		return NULL;
 	j->exited_cap = (uint32_t)ecap;
 	return j;
@@ -201,6 +206,7 @@ bool jit_run_ctas(struct ptx_worker *wk, const struct ptx_launch *launch,
 					 (uint64_t)launch->dynamic_shared_size :
 				 k->info.static_shared_size;
 	struct jit_worker *j = worker_memory(wk, rt.shared_size,
+					     k->layout.shared_align,
 					     (uint64_t)rt.nthreads * jk->nregs,
 					     rt.nthreads, jk->nsites);
 	if (!j) {

@@ -163,12 +163,15 @@ static bool layout_shared(struct ptx_kernel *k, struct reach *r)
 	struct kernel_layout *lay = &k->layout;
 	uint64_t off = 0;
 	uint32_t dyn_align = 16;
+	lay->shared_align = 16;
 	lay->shared = arena_alloc(&k->prog->arena,
 				  (r->shared.len + 1) * sizeof(*lay->shared));
 	if (!lay->shared)
 		return false;
 	for (size_t i = 0; i < r->shared.len; i++) {
 		struct ir_sym *s = VEC_AT(r->shared, struct ir_sym *, i);
+		if (s->align > lay->shared_align)
+			lay->shared_align = s->align;
 		if (s->unsized) {
 			if (s->align > dyn_align)
 				dyn_align = s->align;
@@ -276,8 +279,27 @@ static struct frame_layout *layout_frame_of(struct ptx_kernel *k,
 		if (v->space == SPACE_LOCAL || v->space == SPACE_PARAM)
 			frame_add(fl, &off, v);
 	}
-	fl->local_size = (uint32_t)ALIGN_UP(off, 16);
+	fl->local_size = (uint32_t)off;
 	return fl;
+}
+
+/* Frames are stacked one after another in a thread's stack: each one's
+ * size is a multiple of the largest alignment any of them asks for, so
+ * every frame's base, and so every variable, is aligned. */
+static void align_frames(struct kernel_layout *lay)
+{
+	lay->local_align = 16;
+	for (uint32_t i = 0; i < lay->nreach; i++) {
+		const struct frame_layout *fl = lay->frames[lay->reach[i]->id];
+		for (uint32_t v = 0; v < fl->nvars; v++)
+			if (fl->vars[v].sym->align > lay->local_align)
+				lay->local_align = fl->vars[v].sym->align;
+	}
+	for (uint32_t i = 0; i < lay->nreach; i++) {
+		struct frame_layout *fl = lay->frames[lay->reach[i]->id];
+		fl->local_size = (uint32_t)ALIGN_UP(fl->local_size,
+						    lay->local_align);
+	}
 }
 
 static bool layout_frames(struct ptx_kernel *k, const struct reach *r)
@@ -296,6 +318,7 @@ static bool layout_frames(struct ptx_kernel *k, const struct reach *r)
 		if (!lay->frames[fn->id])
 			return false;
 	}
+	align_frames(lay);
 	return true;
 }
 
@@ -373,9 +396,10 @@ static bool layout_stack(struct ptx_kernel *k)
 	walk_stack(&s, k->sym);
 	free(s.state);
 	lay->recursive = s.recursive;
-	lay->local_stride = ALIGN_UP(lay->frames[k->sym->id]->stack_size, 16);
+	lay->local_stride = lay->frames[k->sym->id]->stack_size;
 	if (s.recursive)
 		lay->local_stride += RECURSION_STACK;
+	lay->local_stride = ALIGN_UP(lay->local_stride, lay->local_align);
 	k->info.local_size = (uint32_t)lay->local_stride;
 	return true;
 }

@@ -52,7 +52,7 @@ struct frame_layout {
 	const struct ir_func *ir;
 	struct sym_offset *vars;
 	uint32_t nvars;
-	uint32_t local_size;	/* own frame bytes (16-byte multiple) */
+	uint32_t local_size;	/* own frame bytes (local_align multiple) */
 	uint64_t stack_size;	/* local_size plus the deepest callee's */
 };
 
@@ -66,6 +66,11 @@ struct kernel_layout {
 	struct ir_sym **reach;		/* reachable functions with bodies */
 	uint32_t nreach;
 	uint64_t local_stride;		/* per-thread local stack bytes */
+	/* The largest .align of a .shared (.local) variable, at least 16:
+	 * executors align the CTA's shared block (every thread's stack) to
+	 * it, so offsets aligned in the window are aligned addresses. */
+	uint32_t shared_align;
+	uint32_t local_align;
 	bool recursive;
 	bool reserved_smem;		/* reads %reserved_smem_offset_* */
 };

@@ -151,12 +151,16 @@ void warp_finish(struct warp *w)
 
 /* ---- set-up ---- */
 
-static bool grow(void **p, uint64_t *cap, uint64_t need)
+/* A block of at least @need bytes at an @align-byte boundary (at least 64,
+ * a power of two): kept when the one held already is both. */
+static bool grow(void **p, uint64_t *cap, uint64_t need, uint32_t align)
 {
-	if (need <= *cap)
+	if (align < 64)
+		align = 64;
+	if (need <= *cap && !((uintptr_t)*p & (align - 1)))
 		return true;
 	uint64_t n = need < 4096 ? 4096 : need;
-	void *q = aligned_alloc(64, ALIGN_UP(n, 64));
+	void *q = aligned_alloc(align, ALIGN_UP(n, align));
 	if (!q)
 		return false;
 	free(*p);
@@ -201,9 +205,11 @@ static bool reserve(struct cta_slot *sl, const struct cta *cta,
 	const struct ptx_kernel *k = cta->rt.kernel;
 	uint64_t sregs = (uint64_t)nslots * LANE_BYTES * cta->rt.nwarps;
 	if (!reserve_warps(sl, cta->rt.nwarps) ||
-	    !grow((void **)&sl->shared, &sl->shared_cap, cta->rt.shared_size) ||
-	    !grow((void **)&sl->local, &sl->local_cap, cta->rt.local_size) ||
-	    !grow((void **)&sl->sregs, &sl->sregs_cap, sregs))
+	    !grow((void **)&sl->shared, &sl->shared_cap, cta->rt.shared_size,
+		  k->layout.shared_align) ||
+	    !grow((void **)&sl->local, &sl->local_cap, cta->rt.local_size,
+		  k->layout.local_align) ||
+	    !grow((void **)&sl->sregs, &sl->sregs_cap, sregs, 64))
 		return false;
 	for (uint32_t i = 0; i < cta->rt.nwarps; i++) {
 		struct warp *w = &sl->warps[i];

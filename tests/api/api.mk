@@ -22,6 +22,17 @@ $(B)/tests/api/link_api: $(TOP)/tests/api/link_api.c $(LIBCUDA)
 	@mkdir -p $(@D)
 	$(call quiet,CC,$@)$(CC) $(USER_CFLAGS) -o $@ $< -L$(B)/lib -lcuda
 
+# Their own checks (exit 0 or 1): what NVIDIA documents, not a recording.
+API_TESTS += $(B)/tests/api/fork_api $(B)/tests/api/user_object_api
+$(B)/tests/api/fork_api: $(TOP)/tests/api/fork_api.c $(LIBCUDA)
+	@mkdir -p $(@D)
+	$(call quiet,CC,$@)$(CC) $(USER_CFLAGS) -o $@ $< -L$(B)/lib -lcuda
+
+$(B)/tests/api/user_object_api: $(TOP)/tests/api/user_object_api.c $(LIBCUDART)
+	@mkdir -p $(@D)
+	$(call quiet,CC,$@)$(CC) $(USER_CFLAGS) -o $@ $< -L$(B)/lib -lcuda -lcudart \
+		-lpthread
+
 # The CUDA tests, built twice: as nvcc builds by default (NVIDIA's static
 # runtime, build/tests/api/) and against our libcudart (build/tests/api-shared/).
 API_CU_TESTS := runtime_api stream_api limits_api memory_api legacy_api \

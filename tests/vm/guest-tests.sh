@@ -38,6 +38,10 @@ api_tests() {
 	done
 	run_check "cross-device stream waits" env LD_LIBRARY_PATH=$B/lib \
 		$B/tests/api-shared/cross_device_wait
+	run_check "a forked child gets CUDA_ERROR_NOT_INITIALIZED" \
+		env LD_LIBRARY_PATH=$B/lib $B/tests/api/fork_api
+	run_check "user objects" env LD_LIBRARY_PATH=$B/lib \
+		$B/tests/api/user_object_api
 }
 
 tools_and_samples() {

@@ -26,3 +26,20 @@ def _load_but_hidden(libname):
 
 
 pathfinder.load_nvidia_dynamic_lib = _load_but_hidden
+
+
+# Under TCG a fresh Python process takes longer than the 10 s that
+# pathfinder's canary probe (a subprocess that finds the toolkit's root
+# when a tool such as nvdisasm is not on its usual paths) allows, and the
+# ChildProcessError stops numba-cuda's test loader. Same probe, patient.
+from cuda.pathfinder._dynamic_libs import load_nvidia_dynamic_lib as _libs
+
+_probe = _libs._resolve_system_loaded_abs_path_in_subprocess
+
+
+@functools.cache
+def _probe_patiently(libname, *, timeout=None):
+    return _probe.__wrapped__(libname, timeout=600)
+
+
+_libs._resolve_system_loaded_abs_path_in_subprocess = _probe_patiently
