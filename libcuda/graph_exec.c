@@ -17,7 +17,7 @@
 #include "graph_sched.h"
 #include "launch.h"
 #include "stream.h"
-#include "user_object.h"
+#include "graph_user_object.h"
 
 struct CUgraphExec_st {
 	unsigned long long flags;		/* CUDA_GRAPH_INSTANTIATE_FLAG_* */
@@ -255,7 +255,7 @@ CUDA_EXPORT CUresult cuGraphLaunch(CUgraphExec e, CUstream stream)
 	res = graph_sched_run(e->sched, stream, run_node);
 	if (res != CUDA_SUCCESS)
 		return res;
-	return user_refs_hold_for_launch(e->graph, stream);
+	return graph_hold_user_objects(e->graph, stream);
 }
 
 CUDA_EXPORT CUresult cuGraphUpload(CUgraphExec e, CUstream stream)

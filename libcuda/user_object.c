@@ -17,7 +17,6 @@
 #include <stdlib.h>
 
 #include "api.h"
-#include "graph.h"
 #include "user_object.h"
 
 struct CUuserObject_st {
@@ -206,23 +205,24 @@ static struct user_ref *add_ref(struct user_refs **rp,
 	return &r->refs[r->count++];
 }
 
-CUDA_EXPORT CUresult cuGraphRetainUserObject(CUgraph graph, CUuserObject o,
-					     unsigned int count,
-					     unsigned int flags)
+/* ---- references owned by graphs ---- */
+
+CUresult user_refs_retain(struct user_refs **refs, CUuserObject o,
+			  unsigned int count, unsigned int flags)
 {
 	struct user_ref *ref;
 	CUresult res = CUDA_ERROR_INVALID_VALUE;
 
-	if (!graph || !valid_count(count) ||
+	if (!valid_count(count) ||
 	    (flags & ~(unsigned int)CU_GRAPH_USER_OBJECT_MOVE))
 		return res;
 	pthread_mutex_lock(&objects_lock);
 	if (!is_live(o) ||
 	    (flags & CU_GRAPH_USER_OBJECT_MOVE && o->refs < count))
 		goto out;
-	ref = find_ref(graph->user_refs, o);
+	ref = find_ref(*refs, o);
 	if (!ref)
-		ref = add_ref(&graph->user_refs, o);
+		ref = add_ref(refs, o);
 	res = CUDA_ERROR_OUT_OF_MEMORY;
 	if (!ref)
 		goto out;
@@ -236,28 +236,52 @@ out:
 	return res;
 }
 
-CUDA_EXPORT CUresult cuGraphReleaseUserObject(CUgraph graph, CUuserObject o,
-					      unsigned int count)
+CUresult user_refs_release(struct user_refs *refs, CUuserObject o,
+			   unsigned int count)
 {
 	struct user_ref *ref;
 	CUresult res = CUDA_ERROR_INVALID_VALUE;
 
-	if (!graph || !valid_count(count))
+	if (!valid_count(count))
 		return res;
 	pthread_mutex_lock(&objects_lock);
-	ref = find_ref(graph->user_refs, o);
+	ref = find_ref(refs, o);
 	if (ref && ref->count >= count) {
 		ref->count -= count;
 		put_locked(o, count);
 		if (!ref->count)	/* the last entry takes its place */
-			*ref = graph->user_refs->refs[--graph->user_refs->count];
+			*ref = refs->refs[--refs->count];
 		res = CUDA_SUCCESS;
 	}
 	pthread_mutex_unlock(&objects_lock);
 	return res;
 }
 
-/* ---- graphs ---- */
+bool user_refs_any(const struct user_refs *r)
+{
+	return r && r->count;
+}
+
+bool user_refs_hold(struct user_refs **hold, const struct user_refs *from)
+{
+	bool ok = true;
+
+	pthread_mutex_lock(&objects_lock);
+	for (size_t i = 0; ok && from && i < from->count; i++) {
+		struct CUuserObject_st *o = from->refs[i].obj;
+		struct user_ref *ref = find_ref(*hold, o);
+
+		if (!ref && !(ref = add_ref(hold, o))) {
+			ok = false;
+			break;
+		}
+		ref->count++;
+		o->refs++;
+	}
+	pthread_mutex_unlock(&objects_lock);
+	return ok;
+}
+
 
 bool user_refs_copy(struct user_refs **to, const struct user_refs *from)
 {
@@ -292,62 +316,4 @@ void user_refs_free(struct user_refs *r)
 	pthread_mutex_unlock(&objects_lock);
 	free(r->refs);
 	free(r);
-}
-
-/* Adds one reference of @hold to each object of @g and its children. */
-static bool hold_graph(const struct CUgraph_st *g, struct user_refs **hold)
-{
-	for (size_t i = 0; g->user_refs && i < g->user_refs->count; i++) {
-		struct CUuserObject_st *o = g->user_refs->refs[i].obj;
-		struct user_ref *ref = find_ref(*hold, o);
-
-		if (!ref && !(ref = add_ref(hold, o)))
-			return false;
-		ref->count++;
-		o->refs++;
-	}
-	for (size_t i = 0; i < g->count; i++)
-		if (g->nodes[i]->type == CU_GRAPH_NODE_TYPE_GRAPH &&
-		    !hold_graph(g->nodes[i]->u.child, hold))
-			return false;
-	return true;
-}
-
-static void release_hold(void *hold)
-{
-	user_refs_free(hold);
-}
-
-static bool owns_objects(const struct CUgraph_st *g)
-{
-	if (g->user_refs && g->user_refs->count)
-		return true;
-	for (size_t i = 0; i < g->count; i++)
-		if (g->nodes[i]->type == CU_GRAPH_NODE_TYPE_GRAPH &&
-		    owns_objects(g->nodes[i]->u.child))
-			return true;
-	return false;
-}
-
-CUresult user_refs_hold_for_launch(const struct CUgraph_st *graph,
-				   CUstream stream)
-{
-	struct user_refs *hold = NULL;
-	bool ok;
-	CUresult res;
-
-	if (!owns_objects(graph))
-		return CUDA_SUCCESS;
-	pthread_mutex_lock(&objects_lock);
-	ok = hold_graph(graph, &hold);
-	pthread_mutex_unlock(&objects_lock);
-	if (!ok) {
-		user_refs_free(hold);
-		return CUDA_ERROR_OUT_OF_MEMORY;
-	}
-	/* Runs on a host-call thread once the launch's work is done. */
-	res = cuLaunchHostFunc(stream, release_hold, hold);
-	if (res != CUDA_SUCCESS)
-		user_refs_free(hold);
-	return res;
 }

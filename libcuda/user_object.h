@@ -10,8 +10,6 @@
 
 #include <cuda.h>
 
-struct CUgraph_st;
-
 /* The references one graph owns. */
 struct user_refs;
 
@@ -22,12 +20,17 @@ bool user_refs_copy(struct user_refs **to, const struct user_refs *from);
 void user_refs_free(struct user_refs *refs);
 
 /*
- * Keeps every object that @graph and its child graphs own alive until the
- * work a launch just put on @stream is done: references dropped in the
- * meantime (cuGraphExecDestroy) run no destructor before then. A graph
- * without user objects costs a walk of its nodes.
+ * What cuGraphRetainUserObject and cuGraphReleaseUserObject do to the
+ * references a graph owns (@flags: CU_GRAPH_USER_OBJECT_MOVE or 0).
  */
-CUresult user_refs_hold_for_launch(const struct CUgraph_st *graph,
-				   CUstream stream);
+CUresult user_refs_retain(struct user_refs **refs, CUuserObject o,
+			  unsigned int count, unsigned int flags);
+CUresult user_refs_release(struct user_refs *refs, CUuserObject o,
+			   unsigned int count);
+/* Whether @refs holds any reference. */
+bool user_refs_any(const struct user_refs *refs);
+/* @hold gets one reference more to each object of @from (false: out of
+ * memory; @hold keeps what it got). */
+bool user_refs_hold(struct user_refs **hold, const struct user_refs *from);
 
 #endif
