@@ -35,9 +35,8 @@ struct CUctx_st {
 	pthread_mutex_t lock;		/* streams list, range snapshot */
 	/*
 	 * Held for reading while ctx_synchronize walks and waits for the
-	 * streams, for writing while one is unlinked: a stream another
-	 * thread destroys (a per-thread stream at its thread's exit) is
-	 * never freed under the walk.
+	 * streams, for writing while a thread's exit destroys its
+	 * per-thread stream: that stream is never freed under the walk.
 	 */
 	pthread_rwlock_t streams_walk;
 	struct CUstream_st *streams;	/* every stream, for synchronize */

@@ -341,7 +341,6 @@ void stream_close(struct CUstream_st *s)
 	struct CUctx_st *ctx = s->ctx;
 	struct CUstream_st **link;
 
-	pthread_rwlock_wrlock(&ctx->streams_walk);
 	pthread_mutex_lock(&ctx->lock);
 	for (link = &ctx->streams; *link; link = &(*link)->next) {
 		if (*link == s) {
@@ -350,7 +349,6 @@ void stream_close(struct CUstream_st *s)
 		}
 	}
 	pthread_mutex_unlock(&ctx->lock);
-	pthread_rwlock_unlock(&ctx->streams_walk);
 	free(s->capture_deps);
 	kmd_queue_destroy(ctx->dev->fd, s->compute_queue);
 	if (s->copy_queue)
