@@ -54,16 +54,18 @@ bool compute_run_tree(struct CUctx_st *ctx, struct ptx_worker *worker,
 	struct pool_runner r = { ctx->pool, worker };
 	struct ptx_launch launch = *host_launch;
 	struct ptx_cdp_config cf;
-	struct ptx_cdp_grid *root;
+	struct ptx_cdp_grid *root = NULL;
 	bool ok;
 
-	cdp_config_of(ctx, &cf);
-	root = ptx_cdp_root(&launch, &cf);
+	/* Most kernels launch nothing: no tree, nothing more per launch. */
+	if (ptx_kernel_uses_cdp(launch.kernel)) {
+		cdp_config_of(ctx, &cf);
+		root = ptx_cdp_root(&launch, &cf);
+	}
 	if (launch.flags & PTX_LAUNCH_COOPERATIVE)
 		ok = sm_pool_run_cooperative(ctx->pool, worker, &launch, fault);
 	else
 		ok = sm_pool_run(ctx->pool, worker, &launch, fault);
-	/* Without a tree (out of memory) device launches fail instead. */
 	if (root)
 		ok = ptx_cdp_finish(root, ok, run_on_pool, &r, fault);
 	return ok;

@@ -86,6 +86,11 @@ static void grid_free(struct ptx_cdp_grid *g)
 	free(g);
 }
 
+bool ptx_kernel_uses_cdp(const struct ptx_kernel *kernel)
+{
+	return kernel->prog->uses_cdp;
+}
+
 struct ptx_cdp_grid *ptx_cdp_root(struct ptx_launch *launch,
 				  const struct ptx_cdp_config *config)
 {

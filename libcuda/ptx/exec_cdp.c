@@ -193,6 +193,7 @@ bool lower_cdp_call(struct lower_ctx *c, const struct ir_sym *fn,
 	}
 	if (!b)
 		return false;
+	c->prog->uses_cdp = true;
 	struct cdp_call *cc = arena_alloc(&c->prog->arena, sizeof(*cc));
 	struct xinsn *x = cc ? emit(c, x_cdp_call) : NULL;
 	if (!x)

@@ -100,6 +100,8 @@ struct ptx_kernel {
 
 struct ptx_program {
 	struct ir_module **modules;
+	/* Calls the device runtime's launch functions (lower_cdp_call). */
+	bool uses_cdp;
 	uint32_t nmodules;
 	struct arena arena;		/* link results, layouts, code */
 	struct ir_sym **funcs;		/* defined functions, by id */

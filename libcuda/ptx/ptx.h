@@ -426,6 +426,12 @@ struct ptx_cdp_config {
 };
 
 /*
+ * Whether @kernel's program calls the device runtime (launches, device
+ * streams and events, their errors): only its launches need a tree.
+ */
+bool ptx_kernel_uses_cdp(const struct ptx_kernel *kernel);
+
+/*
  * Makes @launch (a host launch) the root of a launch tree: its kernels'
  * <<<>>> launches are recorded in the tree (copies of @config and of
  * the launch's ranges, heap, printf FIFO and kill flag go to every
