@@ -8,8 +8,15 @@
  * helpers by name, bound here, so that an object made by one process
  * runs in another. Kernels with equal keys (jit_key.c) share one loaded
  * copy, counted, which goes when the last program using it is
- * destroyed. Compiles are serialised: LLVM's contexts are per module,
- * but the engine's state is shared.
+ * destroyed.
+ *
+ * Kernels compile in parallel, on any threads: each compile has an
+ * LLVMContext and a target machine of its own (neither is safe to share
+ * between threads), and only starting the engine, linking an object
+ * into it and the table of loaded code take engine_lock. Two compiles
+ * of equal keys at once both compile; the second to link finds the
+ * first's code in the table and drops its own object, so one copy is
+ * loaded.
  */
 #include "jit.h"
 #include "jit_cache.h"
@@ -29,12 +36,15 @@
 #include <string.h>
 #include <time.h>
 
+/* Guards starting the engine, linking into it and the loaded table. */
 static pthread_mutex_t engine_lock = PTHREAD_MUTEX_INITIALIZER;
 static LLVMOrcLLJITRef engine;
-static LLVMTargetMachineRef host_tm;	/* optimises and emits objects */
+static LLVMTargetRef host_target_ref;
+/* What each compile's target machine is made for; set once, at start. */
+static char *host_triple, *host_cpu, *host_features;
 static char host_target[512];		/* triple, CPU, features */
 static char engine_error[160];
-static uint64_t kernel_counter;
+static uint64_t kernel_counter;		/* atomic */
 
 static bool take_error(LLVMErrorRef err, char *buf, size_t len)
 {
@@ -46,32 +56,38 @@ static bool take_error(LLVMErrorRef err, char *buf, size_t len)
 	return false;
 }
 
-static bool make_target_machine(void)
+/* Finds the host's target and what compiles target (engine_lock). */
+static bool find_host_target(void)
 {
-	char *triple = LLVMGetDefaultTargetTriple();
-	char *cpu = LLVMGetHostCPUName();
-	char *features = LLVMGetHostCPUFeatures();
 	char *err = NULL;
-	LLVMTargetRef target;
-	bool ok = !LLVMGetTargetFromTriple(triple, &target, &err);
-	/* position-independent: objects are linked wherever the loading
-	 * process puts them; the JIT's (large) code model reaches helpers
-	 * anywhere */
-	if (ok)
-		host_tm = LLVMCreateTargetMachine(target, triple, cpu, features,
-						  LLVMCodeGenLevelAggressive,
-						  LLVMRelocPIC,
-						  LLVMCodeModelJITDefault);
-	snprintf(host_target, sizeof(host_target), "%s %s %s", triple, cpu,
-		 features);
+	host_triple = LLVMGetDefaultTargetTriple();
+	host_cpu = LLVMGetHostCPUName();
+	host_features = LLVMGetHostCPUFeatures();
+	bool ok = !LLVMGetTargetFromTriple(host_triple, &host_target_ref, &err);
+	snprintf(host_target, sizeof(host_target), "%s %s %s", host_triple,
+		 host_cpu, host_features);
 	if (err) {
 		snprintf(engine_error, sizeof(engine_error), "LLVM: %s", err);
 		LLVMDisposeMessage(err);
+	} else if (!ok) {
+		snprintf(engine_error, sizeof(engine_error),
+			 "LLVM has no target for %s", host_triple);
 	}
-	LLVMDisposeMessage(triple);
-	LLVMDisposeMessage(cpu);
-	LLVMDisposeMessage(features);
-	return host_tm != NULL;
+	return ok;
+}
+
+/*
+ * A target machine for one compile, which optimises and emits its
+ * object: LLVM's are not to be used by two threads at once.
+ * Position-independent: objects are linked wherever the loading process
+ * puts them; the JIT's (large) code model reaches helpers anywhere.
+ */
+static LLVMTargetMachineRef make_target_machine(void)
+{
+	return LLVMCreateTargetMachine(host_target_ref, host_triple, host_cpu,
+				       host_features,
+				       LLVMCodeGenLevelAggressive,
+				       LLVMRelocPIC, LLVMCodeModelJITDefault);
 }
 
 /* The helpers generated code calls (jit.h's JIT_SYM_*, the libm
@@ -125,7 +141,8 @@ static bool bind_symbols(void)
 	return true;
 }
 
-static bool engine_start(void)
+/* Makes the engine once; false with engine_error (engine_lock). */
+static bool engine_start_locked(void)
 {
 	if (engine)
 		return true;
@@ -136,7 +153,7 @@ static bool engine_start(void)
 			 "LLVM has no native target");
 		return false;
 	}
-	if (!make_target_machine())
+	if (!find_host_target())
 		return false;
 	LLVMOrcJITTargetMachineBuilderRef jtmb;
 	if (!take_error(LLVMOrcJITTargetMachineBuilderDetectHost(&jtmb),
@@ -153,6 +170,16 @@ static bool engine_start(void)
 		return false;
 	}
 	return true;
+}
+
+static bool engine_start(char *why, size_t len)
+{
+	pthread_mutex_lock(&engine_lock);
+	bool ok = engine_start_locked();
+	if (!ok)
+		snprintf(why, len, "%s", engine_error);
+	pthread_mutex_unlock(&engine_lock);
+	return ok;
 }
 
 /*
@@ -182,12 +209,13 @@ static bool small_enough(LLVMModuleRef mod, char *why, size_t len)
 	return false;
 }
 
-static bool optimise(LLVMModuleRef mod, char *why, size_t len)
+static bool optimise(LLVMModuleRef mod, LLVMTargetMachineRef tm, char *why,
+		     size_t len)
 {
 	LLVMPassBuilderOptionsRef opts = LLVMCreatePassBuilderOptions();
 	LLVMPassBuilderOptionsSetLoopVectorization(opts, 1);
 	LLVMPassBuilderOptionsSetSLPVectorization(opts, 1);
-	LLVMErrorRef err = LLVMRunPasses(mod, "default<O3>", host_tm, opts);
+	LLVMErrorRef err = LLVMRunPasses(mod, "default<O3>", tm, opts);
 	LLVMDisposePassBuilderOptions(opts);
 	return take_error(err, why, len);
 }
@@ -201,12 +229,12 @@ static double now(void)
 
 /* Builds, checks and optimises the module of @k; NULL with @why. */
 static LLVMModuleRef build_module(struct ptx_kernel *k, LLVMContextRef ctx,
-				  const char *name, struct jit_kernel *jk,
-				  char *why, size_t len)
+				  LLVMTargetMachineRef tm, const char *name,
+				  struct jit_kernel *jk, char *why, size_t len)
 {
 	LLVMModuleRef mod = LLVMModuleCreateWithNameInContext(name, ctx);
-	char *triple = LLVMGetTargetMachineTriple(host_tm);
-	LLVMTargetDataRef td = LLVMCreateTargetDataLayout(host_tm);
+	char *triple = LLVMGetTargetMachineTriple(tm);
+	LLVMTargetDataRef td = LLVMCreateTargetDataLayout(tm);
 	LLVMSetTarget(mod, triple);
 	LLVMSetModuleDataLayout(mod, td);
 	LLVMDisposeMessage(triple);
@@ -218,7 +246,7 @@ static LLVMModuleRef build_module(struct ptx_kernel *k, LLVMContextRef ctx,
 		ok = false;
 	}
 	LLVMDisposeMessage(verr);
-	ok = ok && small_enough(mod, why, len) && optimise(mod, why, len);
+	ok = ok && small_enough(mod, why, len) && optimise(mod, tm, why, len);
 	if (ok && getenv("VCUDA_JIT_DUMP_IR"))	/* debugging the JIT */
 		LLVMDumpModule(mod);
 	if (!ok) {
@@ -250,6 +278,17 @@ static struct jit_code *find_loaded(const uint8_t key[SHA256_BYTES])
 	return NULL;
 }
 
+/* @key's loaded code, counted one more user; NULL when none. */
+static struct jit_code *share_loaded(const uint8_t key[SHA256_BYTES])
+{
+	pthread_mutex_lock(&engine_lock);
+	struct jit_code *c = find_loaded(key);
+	if (c)
+		c->refs++;
+	pthread_mutex_unlock(&engine_lock);
+	return c;
+}
+
 static void drop_code(struct jit_code *c)
 {
 	if (--c->refs)
@@ -264,9 +303,10 @@ static void drop_code(struct jit_code *c)
 	free(c);
 }
 
-/* Links the object in @buf (taken) and finds @name in it. */
-static bool add_object(struct jit_code *c, LLVMMemoryBufferRef buf,
-		       const char *name, char *why, size_t len)
+/* Links the object in @buf (taken) and finds @name in it (engine_lock:
+ * two objects of one name must not be linked at once). */
+static bool link_object(struct jit_code *c, LLVMMemoryBufferRef buf,
+			const char *name, char *why, size_t len)
 {
 	LLVMOrcJITDylibRef dylib = LLVMOrcLLJITGetMainJITDylib(engine);
 	LLVMOrcResourceTrackerRef rt =
@@ -279,7 +319,7 @@ static bool add_object(struct jit_code *c, LLVMMemoryBufferRef buf,
 	}
 	if (!take_error(LLVMOrcLLJITLookup(engine, &addr, name), why, len) ||
 	    !addr) {
-		LLVMOrcResourceTrackerRemove(rt);
+		LLVMConsumeError(LLVMOrcResourceTrackerRemove(rt));
 		LLVMOrcReleaseResourceTracker(rt);
 		return false;
 	}
@@ -288,14 +328,42 @@ static bool add_object(struct jit_code *c, LLVMMemoryBufferRef buf,
 	return true;
 }
 
+/*
+ * Loads @c's object (@obj, taken) unless a compile of the same key got
+ * there first, whose code it then shares; @c is freed when not kept.
+ * Returns the code, counted one more user, or NULL with @why.
+ */
+static struct jit_code *publish(struct jit_code *c, LLVMMemoryBufferRef obj,
+				const char *name, char *why, size_t len)
+{
+	pthread_mutex_lock(&engine_lock);
+	struct jit_code *same = c->keyed ? find_loaded(c->key) : NULL;
+	if (same) {
+		LLVMDisposeMemoryBuffer(obj);
+		free(c);
+		c = same;
+	} else if (link_object(c, obj, name, why, len)) {
+		c->next = loaded;
+		loaded = c;
+	} else {
+		free(c);
+		c = NULL;
+	}
+	if (c)
+		c->refs++;
+	pthread_mutex_unlock(&engine_lock);
+	return c;
+}
+
 /* The module as a relocatable object file: what the disk cache keeps. */
-static LLVMMemoryBufferRef emit_object(LLVMModuleRef mod, char *why,
+static LLVMMemoryBufferRef emit_object(LLVMModuleRef mod,
+				       LLVMTargetMachineRef tm, char *why,
 				       size_t len)
 {
 	LLVMMemoryBufferRef buf = NULL;
 	char *err = NULL;
-	if (LLVMTargetMachineEmitToMemoryBuffer(host_tm, mod, LLVMObjectFile,
-						&err, &buf)) {
+	if (LLVMTargetMachineEmitToMemoryBuffer(tm, mod, LLVMObjectFile, &err,
+						&buf)) {
 		snprintf(why, len, "LLVM: %s", err ? err : "no object");
 		LLVMDisposeMessage(err);
 		return NULL;
@@ -303,54 +371,57 @@ static LLVMMemoryBufferRef emit_object(LLVMModuleRef mod, char *why,
 	return buf;
 }
 
-/* Compiles @k into @c (named @name), storing the object on disk when
- * @c is keyed. */
-static bool compile_code(struct ptx_kernel *k, struct jit_code *c,
-			 const char *name, char *why, size_t len)
+/* Compiles @k into an object defining @name, filling @c's nregs and
+ * nsites; NULL with @why. */
+static LLVMMemoryBufferRef compile_object(struct ptx_kernel *k,
+					  struct jit_code *c, const char *name,
+					  char *why, size_t len)
 {
 	struct jit_kernel emitted = { 0 };
+	LLVMTargetMachineRef tm = make_target_machine();
+	if (!tm) {
+		snprintf(why, len, "LLVM: no target machine for %s",
+			 host_target);
+		return NULL;
+	}
 	LLVMOrcThreadSafeContextRef tsc = LLVMOrcCreateNewThreadSafeContext();
 	LLVMContextRef ctx = LLVMOrcThreadSafeContextGetContext(tsc);
-	LLVMModuleRef mod = build_module(k, ctx, name, &emitted, why, len);
-	LLVMMemoryBufferRef obj = mod ? emit_object(mod, why, len) : NULL;
+	LLVMModuleRef mod = build_module(k, ctx, tm, name, &emitted, why, len);
+	LLVMMemoryBufferRef obj = mod ? emit_object(mod, tm, why, len) : NULL;
 	if (mod)
 		LLVMDisposeModule(mod);
 	LLVMOrcDisposeThreadSafeContext(tsc);
-	if (!obj)
-		return false;
+	LLVMDisposeTargetMachine(tm);
 	c->nregs = emitted.nregs;
 	c->nsites = emitted.nsites;
-	if (c->keyed)
-		jit_cache_store(c->key, LLVMGetBufferStart(obj),
-				LLVMGetBufferSize(obj), c->nregs, c->nsites);
-	return add_object(c, obj, name, why, len);
+	return obj;
 }
 
-/* @c's code from the disk cache; false when there is none to use. */
-static bool load_code(const struct ptx_kernel *k, struct jit_code *c,
-		      const char *name)
+/* @c's object from the disk cache; NULL when there is none to use. */
+static LLVMMemoryBufferRef read_object(const struct ptx_kernel *k,
+				       struct jit_code *c, const char *name)
 {
-	char why[160];
 	size_t size;
 	void *obj = jit_cache_load(c->key, &size, &c->nregs, &c->nsites);
 	if (!obj)
-		return false;
+		return NULL;
+	/* a thread saves at most all its registers: a sanity check */
+	if (c->nregs > k->sym->func->nregs) {
+		free(obj);
+		return NULL;
+	}
 	LLVMMemoryBufferRef buf =
 		LLVMCreateMemoryBufferWithMemoryRangeCopy(obj, size, name);
 	free(obj);
-	/* a thread saves at most all its registers: a sanity check */
-	if (c->nregs > k->sym->func->nregs) {
-		LLVMDisposeMemoryBuffer(buf);
-		return false;
-	}
-	return add_object(c, buf, name, why, sizeof(why));
+	return buf;
 }
 
 static void code_name(const struct jit_code *c, char *buf, size_t len)
 {
 	if (!c->keyed) {
-		snprintf(buf, len, "vcuda_kernel_%llu",
-			 (unsigned long long)++kernel_counter);
+		snprintf(buf, len, "vcuda_kernel_%llu", (unsigned long long)
+			 __atomic_add_fetch(&kernel_counter, 1,
+					    __ATOMIC_RELAXED));
 		return;
 	}
 	int n = snprintf(buf, len, "vcuda_k_");
@@ -358,13 +429,32 @@ static void code_name(const struct jit_code *c, char *buf, size_t len)
 		n += snprintf(buf + n, len - (size_t)n, "%02x", c->key[i]);
 }
 
-static bool compile_locked(struct ptx_kernel *k, struct jit_kernel *jk,
-			   char *why, size_t len)
+/*
+ * @c's object, read from the disk cache (@from_disk) or compiled and
+ * stored there when @c is keyed; NULL with @why. Takes no lock: this is
+ * the part of a compile that runs in parallel.
+ */
+static LLVMMemoryBufferRef make_object(struct ptx_kernel *k,
+				       struct jit_code *c, const char *name,
+				       bool *from_disk, char *why, size_t len)
 {
-	if (!engine_start()) {
-		snprintf(why, len, "%s", engine_error);
+	LLVMMemoryBufferRef obj = c->keyed ? read_object(k, c, name) : NULL;
+	*from_disk = obj != NULL;
+	if (obj)
+		return obj;
+	obj = compile_object(k, c, name, why, len);
+	if (obj && c->keyed)
+		jit_cache_store(c->key, LLVMGetBufferStart(obj),
+				LLVMGetBufferSize(obj), c->nregs, c->nsites);
+	return obj;
+}
+
+/* Gives @jk @k's loaded code: shared, read from disk or compiled. */
+static bool get_code(struct ptx_kernel *k, struct jit_kernel *jk, char *why,
+		     size_t len)
+{
+	if (!engine_start(why, len))
 		return false;
-	}
 	struct jit_code *c = calloc(1, sizeof(*c)), *same;
 	char name[80];
 	if (!c) {
@@ -372,26 +462,28 @@ static bool compile_locked(struct ptx_kernel *k, struct jit_kernel *jk,
 		return false;
 	}
 	c->keyed = jit_kernel_key(k, host_target, c->key);
-	if (c->keyed && (same = find_loaded(c->key))) {
+	if (c->keyed && (same = share_loaded(c->key))) {
 		free(c);
 		c = same;
 	} else {
 		code_name(c, name, sizeof(name));
-		jk->from_disk = c->keyed && load_code(k, c, name);
-		if (!jk->from_disk && !compile_code(k, c, name, why, len)) {
+		LLVMMemoryBufferRef obj =
+			make_object(k, c, name, &jk->from_disk, why, len);
+		if (!obj) {
 			free(c);
 			return false;
 		}
-		c->next = loaded;
-		loaded = c;
+		c = publish(c, obj, name, why, len);
+		if (!c)
+			return false;
 	}
-	c->refs++;
 	jk->code = c;
 	jk->entry = c->entry;
 	jk->nregs = c->nregs;
 	jk->nsites = c->nsites;
 	return true;
 }
+
 /* The addresses of the program's variables, as the code reads them. */
 static bool fill_globals(const struct ptx_program *p, struct jit_kernel *jk)
 {
@@ -412,9 +504,7 @@ bool jit_compile_kernel(struct ptx_kernel *k, char *why, size_t whylen)
 		return false;
 	}
 	double t0 = now();
-	pthread_mutex_lock(&engine_lock);
-	bool ok = compile_locked(k, jk, why, whylen);
-	pthread_mutex_unlock(&engine_lock);
+	bool ok = get_code(k, jk, why, whylen);
 	jk->compile_s = now() - t0;
 	if (!ok) {
 		free(jk->globals);
