@@ -334,7 +334,8 @@ CUresult graph_cond_assign_defaults(const struct CUgraph_st *graph,
 	return res;
 }
 
-/* Compiles the kernels of @graph and of its nodes' bodies and children. */
+/* Starts the compiles of the kernels of @graph and of its nodes' bodies
+ * and children (ptx_kernel_prepare), off the conditional's step. */
 static void prepare_kernels(const struct CUgraph_st *graph)
 {
 	for (size_t i = 0; i < graph->count; i++) {

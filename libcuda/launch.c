@@ -101,7 +101,11 @@ static CUresult queue_record(struct CUctx_st *ctx, struct launch_record *rec,
 		return res;
 	rec->launch.ranges = rec->ranges->ranges;
 	rec->launch.range_count = rec->ranges->count;
-	/* a first launch compiles here, not in the job: no job time-out */
+	/*
+	 * A first launch starts its kernel's compile here, which the job
+	 * does not wait for; under VCUDA_EXECUTOR=jit it compiles here, not
+	 * in the job, which its time-out would count.
+	 */
 	ptx_kernel_prepare(rec->launch.kernel);
 	return stream_launch(stream_resolve(ctx, stream), rec);
 }

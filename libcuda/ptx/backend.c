@@ -6,19 +6,28 @@
  * to it (ptx_run_ctas).
  *
  *   VCUDA_EXECUTOR=interp   every kernel on the interpreter
- *   VCUDA_EXECUTOR=jit      the JIT wherever it compiles the kernel
- *   (unset)                 the JIT where available, else the interpreter
+ *   VCUDA_EXECUTOR=jit      the JIT wherever it compiles the kernel; a
+ *                           launch of a kernel not yet compiled waits
+ *                           for its compile
+ *   (unset)                 the JIT where available, else the
+ *                           interpreter; launches never wait for a compile
  *
  * The interpreter is every kernel's reference and fallback: its code is
  * always built (when the program is), and a kernel the JIT cannot compile
- * runs on it, which VCUDA_DEBUG=1 reports once per kernel. The JIT
- * compiles a kernel at its first launch (jit.h); cooperative launches
- * always run on the interpreter, whose scheduler keeps a grid resident.
+ * runs on it, which VCUDA_DEBUG=1 reports once per kernel.
+ *
+ * The JIT compiles a kernel when it is first launched (ptx_kernel_prepare
+ * at submission, or its first ptx_run_ctas), on a compile thread
+ * (jit_compile.c); kernels compile in parallel. Until the code is ready,
+ * workers run their CTAs on the interpreter, one CTA at a time, and
+ * switch to the compiled code for the CTAs left once it is: every CTA of
+ * a grid is independent, and both back ends give the same results.
+ * Cooperative launches always run on the interpreter, whose scheduler
+ * keeps a grid resident.
  */
 #include "interp.h"
 #include "jit.h"
 
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,40 +57,38 @@ static enum request requested(void)
 
 enum ptx_backend backend_choose(struct ptx_kernel *k)
 {
-	(void)k;
+	enum request r = requested();
+	/* tests force the JIT with it: every launch on compiled code */
+	k->jit_waits = r == REQ_JIT;
 	/* compiled lazily, at the kernel's first launch (jit_ready) */
-	return requested() == REQ_INTERP ? PTX_BACKEND_INTERP :
-					   PTX_BACKEND_JIT;
+	return r == REQ_INTERP ? PTX_BACKEND_INTERP : PTX_BACKEND_JIT;
 }
 
-static pthread_mutex_t compile_lock = PTHREAD_MUTEX_INITIALIZER;
+void backend_release(struct ptx_kernel *k)
+{
+	jit_compile_forget(k);
+	jit_kernel_free(k->jit);
+	k->jit = NULL;
+}
 
-/* Compiles @k at its first launch; false when it runs on the
- * interpreter instead (said once per kernel under VCUDA_DEBUG). */
+static int jit_state_of(const struct ptx_kernel *k)
+{
+	return __atomic_load_n(&k->jit_state, __ATOMIC_ACQUIRE);
+}
+
+/*
+ * True when @k's compiled code is ready to run. Else has it compiled:
+ * waiting for that under VCUDA_EXECUTOR=jit, not otherwise.
+ */
 static bool jit_ready(struct ptx_kernel *k)
 {
-	int st = __atomic_load_n(&k->jit_state, __ATOMIC_ACQUIRE);
-	if (st != JIT_UNTRIED)
+	int st = jit_state_of(k);
+	if (st == JIT_READY || st == JIT_FAILED)
 		return st == JIT_READY;
-	pthread_mutex_lock(&compile_lock);
-	st = k->jit_state;
-	if (st == JIT_UNTRIED) {
-		char why[200];
-		st = jit_compile_kernel(k, why, sizeof(why)) ? JIT_READY :
-							       JIT_FAILED;
-		if (st == JIT_FAILED && debug_enabled())
-			fprintf(stderr, "vcuda: kernel %s runs on the "
-					"interpreter: %s\n", k->sym->name, why);
-		else if (debug_enabled())
-			fprintf(stderr, "vcuda: kernel %s %s in %.1f ms\n",
-				k->sym->name, k->jit->from_disk ?
-				"loaded from the JIT's disk cache" :
-				"compiled by the JIT",
-				k->jit->compile_s * 1e3);
-		__atomic_store_n(&k->jit_state, st, __ATOMIC_RELEASE);
-	}
-	pthread_mutex_unlock(&compile_lock);
-	return st == JIT_READY;
+	if (k->jit_waits)
+		return jit_compile_wait(k);
+	jit_compile_start(k);
+	return false;
 }
 
 void ptx_kernel_prepare(const struct ptx_kernel *kernel)
@@ -91,13 +98,29 @@ void ptx_kernel_prepare(const struct ptx_kernel *kernel)
 		jit_ready(k);
 }
 
+bool ptx_kernel_compile(const struct ptx_kernel *kernel)
+{
+	struct ptx_kernel *k = (struct ptx_kernel *)kernel;
+	return k && k->backend == PTX_BACKEND_JIT && jit_compile_wait(k);
+}
+
 bool ptx_run_ctas(struct ptx_worker *worker, const struct ptx_launch *launch,
 		  uint64_t first, uint64_t count, struct ptx_fault *fault)
 {
 	struct ptx_kernel *k = (struct ptx_kernel *)launch->kernel;
 	/* cooperative grids interleave resident CTAs: the interpreter's */
 	bool coop = launch->flags & PTX_LAUNCH_COOPERATIVE;
-	if (k && k->backend == PTX_BACKEND_JIT && !coop && jit_ready(k))
+	if (!k || k->backend != PTX_BACKEND_JIT || coop)
+		return interp_run_ctas(worker, launch, first, count, fault);
+	if (jit_ready(k))
 		return jit_run_ctas(worker, launch, first, count, fault);
-	return interp_run_ctas(worker, launch, first, count, fault);
+	/* compiling: CTA by CTA, so that the code serves once it is ready */
+	for (uint64_t i = 0; i < count; i++) {
+		if (jit_state_of(k) == JIT_READY)
+			return jit_run_ctas(worker, launch, first + i,
+					    count - i, fault);
+		if (!interp_run_ctas(worker, launch, first + i, 1, fault))
+			return false;
+	}
+	return true;
 }

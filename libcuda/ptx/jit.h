@@ -25,7 +25,18 @@
 
 #include <llvm-c/Core.h>
 
-enum jit_state { JIT_UNTRIED = 0, JIT_READY, JIT_FAILED };
+/*
+ * A kernel's compile (ptx_kernel.jit_state): UNTRIED, then QUEUED for a
+ * compile thread or COMPILING on one or on a launch's thread, and last
+ * READY (ptx_kernel.jit is its code) or FAILED (the interpreter's).
+ */
+enum jit_state {
+	JIT_UNTRIED = 0,
+	JIT_QUEUED,
+	JIT_COMPILING,
+	JIT_READY,
+	JIT_FAILED,
+};
 
 /*
  * What compiled code reads and writes, by byte offset (jit_emit.c uses
@@ -91,9 +102,26 @@ bool jit_kernel_key(const struct ptx_kernel *k, const char *target,
 
 /* ---- jit_engine.c ---- */
 
-/* Compiles @k; false with a reason in @why. Serialised internally. */
+/*
+ * Compiles @k (or reads its code from the disk cache, or shares a loaded
+ * copy) into k->jit; false with a reason in @why. Compiles of different
+ * kernels may run at once, on any threads; jit_compile.c calls it once
+ * per kernel.
+ */
 bool jit_compile_kernel(struct ptx_kernel *k, char *why, size_t whylen);
 void jit_kernel_free(struct jit_kernel *jk);
+
+/* ---- jit_compile.c: when and on which thread a kernel compiles ---- */
+
+/* Has @k compiled on a compile thread, unless that was asked already;
+ * never waits. */
+void jit_compile_start(struct ptx_kernel *k);
+/* Compiles @k on this thread, or waits for the compile under way; true
+ * when its code is ready. */
+bool jit_compile_wait(struct ptx_kernel *k);
+/* Before @k's program goes: takes @k off the queue, or waits for its
+ * compile to end. */
+void jit_compile_forget(struct ptx_kernel *k);
 
 /* ---- jit_run.c ---- */
 

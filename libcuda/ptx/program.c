@@ -16,7 +16,7 @@ void ptx_program_destroy(struct ptx_program *prog)
 	if (!prog)
 		return;
 	for (struct ptx_kernel *k = prog->kernels; k; k = k->next)
-		jit_kernel_free(k->jit);
+		backend_release(k);
 	for (uint32_t i = 0; i < prog->nmodules; i++)
 		ir_module_free(prog->modules[i]);
 	free(prog->modules);

@@ -95,6 +95,9 @@ struct ptx_kernel {
 	struct interp_kernel *interp;	/* the interpreter's code */
 	struct jit_kernel *jit;		/* compiled code, once compiled */
 	int jit_state;			/* enum jit_state (jit.h), atomic */
+	/* VCUDA_EXECUTOR=jit: launches wait for the compile (backend.c) */
+	bool jit_waits;
+	struct ptx_kernel *jit_queued;	/* next in jit_queue.c's queue */
 	struct ptx_kernel *next;
 };
 
@@ -150,5 +153,7 @@ uint64_t ir_imm_value(const struct ir_operand *o, unsigned type);
  * Called once per kernel when the program is built.
  */
 enum ptx_backend backend_choose(struct ptx_kernel *k);
+/* Before @k's program is destroyed: no compile of it may be running. */
+void backend_release(struct ptx_kernel *k);
 
 #endif

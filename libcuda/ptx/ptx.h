@@ -109,11 +109,20 @@ void ptx_kernel_get_info(const struct ptx_kernel *kernel,
 			 struct ptx_kernel_info *info);
 
 /*
- * Compiles @kernel for the JIT if that has not been tried yet (otherwise
- * its first ptx_run_ctas does): the driver calls it when a launch is
- * submitted, so that compile time is not run time of the launch.
+ * Has @kernel compiled for the JIT if that has not been asked yet
+ * (otherwise its first ptx_run_ctas does), without waiting for it: until
+ * the code is ready its CTAs run on the interpreter. The driver calls it
+ * when a launch is submitted. Under VCUDA_EXECUTOR=jit it compiles the
+ * kernel before it returns, so that compile time is not run time of the
+ * launch (nor counted against the job's time-out).
  */
 void ptx_kernel_prepare(const struct ptx_kernel *kernel);
+/*
+ * Compiles @kernel for the JIT now, or waits for its compile under way;
+ * true when it runs compiled code, false when it runs on the interpreter
+ * (VCUDA_EXECUTOR=interp, or the JIT cannot compile it).
+ */
+bool ptx_kernel_compile(const struct ptx_kernel *kernel);
 
 /* A readable or writable range of memory kernels may access. */
 struct ptx_mem_range {

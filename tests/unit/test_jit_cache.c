@@ -67,7 +67,8 @@ static const struct jit_kernel *code_of(struct ptx_program *p)
 {
 	const struct ptx_kernel *k = p ? ptx_program_kernel(p, "add_bias") :
 				       NULL;
-	return k ? k->jit : NULL;
+	/* a launch may have left it compiling, on a thread of its own */
+	return k && ptx_kernel_compile(k) ? k->jit : NULL;
 }
 
 /* Builds and runs @tag: 1 when it ran loaded from disk, 0 when

@@ -12,7 +12,7 @@ UNIT_DIR := $(TOP)/tests/unit
 UNIT_OUT := $(B)/tests/unit
 UNIT_NAMES := test_fatbin test_parse test_link test_exec test_census_ops \
 	test_tex test_mma test_mma_shapes test_runtime test_census \
-	test_jit_cache test_cdp test_numba_forms
+	test_jit_cache test_jit_parallel test_cdp test_numba_forms
 UNIT_TESTS := $(addprefix $(UNIT_OUT)/,$(UNIT_NAMES))
 HOST_TESTS := $(UNIT_TESTS)
 UNIT_COMMON := $(UNIT_OUT)/tap.o $(UNIT_OUT)/harness.o $(UNIT_OUT)/ref_ops.o \
@@ -40,11 +40,13 @@ $(UNIT_OUT)/test_%: $(UNIT_OUT)/test_%.o $(UNIT_COMMON) $(PTX_LIB) | \
 .PHONY: unit-tests run-unit-tests
 unit-tests: $(UNIT_TESTS)
 
-# Every test on the default executor (the JIT where it compiles a
-# kernel), then on the interpreter, the reference.
+# Every test on the JIT (VCUDA_EXECUTOR=jit: each launch waits for its
+# kernel's compile, so that every kernel the JIT compiles runs compiled),
+# then on the interpreter, the reference.
 run-unit-tests: $(UNIT_TESTS)
 	@fail=0; for t in $(UNIT_TESTS); do \
-		echo "== $$t"; $$t || fail=1; \
+		echo "== $$t (VCUDA_EXECUTOR=jit)"; \
+		VCUDA_EXECUTOR=jit $$t || fail=1; \
 		echo "== $$t (VCUDA_EXECUTOR=interp)"; \
 		VCUDA_EXECUTOR=interp $$t || fail=1; done; exit $$fail
 
