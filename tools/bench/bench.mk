@@ -42,7 +42,9 @@ ALL_TARGETS += $(IBENCH) $(IBENCH_PTX)
 # six.cu on the JIT and the interpreter, on one and on every worker,
 # against six_c.c built as a C programmer builds for speed and six.cl on
 # PoCL; cold and warm module loads (the JIT's disk cache). Numbers in
-# build/bench/executors.tsv.
+# build/bench/executors.tsv; the first launches of a module's kernels
+# (every kernel compiled at the first, waiting or not) in
+# build/bench/first_launch.tsv.
 #
 #   make bench-exec
 EBENCH_OUT := $(B)/bench/exec
@@ -89,5 +91,6 @@ $(EBENCH_POCL): $(EBENCH_OUT)/pocl_bench.o $(EBENCH_OUT)/six_cl.o \
 .PHONY: bench-exec
 bench-exec: $(EBENCH) $(EBENCH_PTX)
 	@$(EBENCH) $(B)/bench/executors.tsv
+	@$(EBENCH) --first-launch $(B)/bench/first_launch.tsv
 
 ALL_TARGETS += $(EBENCH) $(EBENCH_PTX) $(EBENCH_POCL)

@@ -242,7 +242,10 @@ static struct ptx_program *build(const char *text, const char *executor)
 	struct ptx_source src = { text, strlen(text), BENCH_SIX_PTX };
 	struct ptx_program *p = NULL;
 	char log[1024];
-	setenv("VCUDA_EXECUTOR", executor, 1);
+	if (executor)
+		setenv("VCUDA_EXECUTOR", executor, 1);
+	else
+		unsetenv("VCUDA_EXECUTOR");
 	if (ptx_program_build(&src, 1, &p, log, sizeof(log)))
 		fprintf(stderr, "exec-bench: %s\n", log);
 	unsetenv("VCUDA_EXECUTOR");
@@ -378,16 +381,30 @@ static void print_compile_times(FILE *out, const struct ptx_program *p)
 	printf("\n");
 }
 
-/* Builds the program and has every kernel's code, as a module load and
- * first launches do; seconds, or -1. Keeps the program in @keep. */
-static double load_module(const char *text, struct ptx_program **keep)
+/* Waits until every kernel of @p has its code. */
+static void compile_all(const struct ptx_program *p)
+{
+	for (size_t i = 0; i < NKERNELS; i++)
+		ptx_kernel_compile(ptx_program_kernel(p, kernel_names[i]));
+}
+
+/*
+ * Builds the program and has every kernel's code, as a module load and
+ * first launches do: one kernel after the other (@parallel false: under
+ * VCUDA_EXECUTOR=jit, each first launch compiles its kernel), or every
+ * compile started first, as launches do by default; seconds, or -1.
+ * Keeps the program in @keep.
+ */
+static double load_module(const char *text, bool parallel,
+			  struct ptx_program **keep)
 {
 	double t0 = now();
-	struct ptx_program *p = build(text, "jit");
+	struct ptx_program *p = build(text, parallel ? NULL : "jit");
 	if (!p)
 		return -1;
 	for (size_t i = 0; i < NKERNELS; i++)
 		ptx_kernel_prepare(ptx_program_kernel(p, kernel_names[i]));
+	compile_all(p);
 	*keep = p;
 	return now() - t0;
 }
@@ -422,21 +439,90 @@ static void measure_loads(FILE *out, const char *text)
 		return;
 	setenv("CUDA_CACHE_PATH", root, 1);
 	unsetenv("CUDA_CACHE_DISABLE");
-	double cold = load_module(text, &cold_p);
+	double cold = load_module(text, false, &cold_p);
 	if (cold_p) {
 		print_compile_times(out, cold_p);
 		ptx_program_destroy(cold_p);
 	}
-	double warm = load_module(text, &warm_p);
+	double warm = load_module(text, false, &warm_p);
 	if (warm_p)
 		ptx_program_destroy(warm_p);
 	remove_cache(root);
+	/* cold again, every kernel compiling at once */
+	double par = load_module(text, true, &cold_p);
+	if (cold_p)
+		ptx_program_destroy(cold_p);
+	remove_cache(root);
 	unsetenv("CUDA_CACHE_PATH");
-	printf("module load ms: cold %.1f warm %.1f (warm/cold %.3f)\n",
-	       cold * 1e3, warm * 1e3, warm / cold);
+	printf("module load ms: cold %.1f warm %.1f (warm/cold %.3f); "
+	       "cold, compiles in parallel %.1f\n", cold * 1e3, warm * 1e3,
+	       warm / cold, par * 1e3);
 	fprintf(out, "module_load_ms\tcold\t%.2f\nmodule_load_ms\twarm\t%.2f\n"
-		     "module_load\twarm/cold\t%.4f\n",
-		cold * 1e3, warm * 1e3, warm / cold);
+		     "module_load\twarm/cold\t%.4f\n"
+		     "module_load_ms\tcold_parallel\t%.2f\n",
+		cold * 1e3, warm * 1e3, warm / cold, par * 1e3);
+}
+
+/*
+ * The first launch of each kernel of a module that nothing compiled yet
+ * (CUDA_CACHE_DISABLE=1), on every CPU: under VCUDA_EXECUTOR=jit each
+ * waits for its kernel's compile; by default the workers run CTAs on the
+ * interpreter while the kernel compiles and switch to its code once it
+ * is ready. Milliseconds per problem, checked against C's.
+ */
+static void measure_first_launches(FILE *out, const char *text,
+				   struct bench *all, int n,
+				   const char *executor, int cpus)
+{
+	struct exec x = { .threads = cpus };
+	const char *label = executor ? executor : "default";
+	double total = 0;
+	setenv("CUDA_CACHE_DISABLE", "1", 1);
+	double t0 = now();
+	x.prog = build(text, executor);
+	if (!x.prog)
+		return;
+	printf("first launch ms (%s):", label);
+	for (int i = 0; i < n; i++) {
+		if (!all[i].interp)	/* minutes where a CTA is interpreted */
+			continue;
+		set_ranges(&x, &all[i]);
+		double t1 = now();
+		bool ok = runner(&all[i])(&all[i], &x) && bench_check(&all[i]);
+		double ms = ok ? (now() - t1) * 1e3 : -1;
+		total += ms;
+		printf(" %s %.1f", all[i].name, ms);
+		fprintf(out, "first_launch_ms\t%s\t%s\t%.2f\n", label,
+			all[i].name, ms);
+	}
+	/* when the last compile ended: they may outlast the launches */
+	compile_all(x.prog);
+	double done_ms = (now() - t0) * 1e3;
+	printf(" (sum %.1f; every kernel compiled %.1f ms after the build "
+	       "began)\n", total, done_ms);
+	fprintf(out, "first_launch_ms\t%s\tsum\t%.2f\n", label, total);
+	fprintf(out, "all_compiled_ms\t%s\t%.2f\n", label, done_ms);
+	ptx_program_destroy(x.prog);
+}
+
+/* exec-bench --first-launch FILE: module loads, and the first launches
+ * waiting for each compile (VCUDA_EXECUTOR=jit), not (the default), and
+ * on the interpreter alone. */
+static int first_launches(const char *out_path, const char *text, int cpus)
+{
+	struct bench all[MAX_BENCHES];
+	FILE *out = text ? fopen(out_path, "w") : NULL;
+	if (!out)
+		return 1;
+	measure_loads(out, text);
+	int n = bench_setup(all);
+	for (int i = 0; i < n; i++)	/* C's results, to check against */
+		runner(&all[i])(&all[i], NULL);
+	measure_first_launches(out, text, all, n, "jit", cpus);
+	measure_first_launches(out, text, all, n, NULL, cpus);
+	measure_first_launches(out, text, all, n, "interp", cpus);
+	fclose(out);
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -445,6 +531,8 @@ int main(int argc, char **argv)
 	int cpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	char *text = read_text(BENCH_SIX_PTX);
+	if (argc > 2 && !strcmp(argv[1], "--first-launch"))
+		return first_launches(argv[2], text, cpus);
 	struct exec jit = { 0 }, interp = { 0 };
 	struct pocl_times pt[MAX_BENCHES];
 	if (!text || !(jit.prog = build(text, "jit")) ||
