@@ -8,6 +8,10 @@
  * most MAX_COMPILE_THREADS) compiles it while the launch's CTAs run on
  * the interpreter (backend.c). Kernels queued together compile in
  * parallel (jit_engine.c). Compile threads start as work comes and stay.
+ * The queue is newest first, and a kernel launched again while it waits
+ * goes back to its head: when compiles back up (a module's kernels
+ * launched one after another), the kernel running now, on the
+ * interpreter, is the one whose code is worth most.
  *
  * Why not compile on the SM thread that first needs the code: it holds
  * the CTAs it claimed, so the launch could not end before the compile
@@ -42,7 +46,7 @@ static pthread_cond_t compile_ended = PTHREAD_COND_INITIALIZER;
 static pthread_once_t handlers_once = PTHREAD_ONCE_INIT;
 
 /* All under queue_lock. */
-static struct ptx_kernel *queue_head, *queue_tail;	/* oldest first */
+static struct ptx_kernel *queue_head, *queue_tail;	/* newest first */
 static unsigned int queued;		/* kernels in the queue */
 static unsigned int threads, idle;	/* compile threads, those waiting */
 static unsigned int running;		/* compiles under way, any thread */
@@ -55,14 +59,13 @@ static void set_state(struct ptx_kernel *k, enum jit_state st)
 	__atomic_store_n(&k->jit_state, st, __ATOMIC_RELEASE);
 }
 
-static void enqueue(struct ptx_kernel *k)
+/* At the head: the kernel launched last is the likeliest to be running. */
+static void push(struct ptx_kernel *k)
 {
-	k->jit_queued = NULL;
-	if (queue_tail)
-		queue_tail->jit_queued = k;
-	else
-		queue_head = k;
-	queue_tail = k;
+	k->jit_queued = queue_head;
+	queue_head = k;
+	if (!queue_tail)
+		queue_tail = k;
 	queued++;
 }
 
@@ -224,13 +227,18 @@ static void install_handlers(void)
 
 void jit_compile_start(struct ptx_kernel *k)
 {
-	if (__atomic_load_n(&k->jit_state, __ATOMIC_ACQUIRE) != JIT_UNTRIED)
+	int st = __atomic_load_n(&k->jit_state, __ATOMIC_ACQUIRE);
+	if (st != JIT_UNTRIED && st != JIT_QUEUED)
 		return;
 	pthread_once(&handlers_once, install_handlers);
 	pthread_mutex_lock(&queue_lock);
-	if (k->jit_state == JIT_UNTRIED && !stopping) {
+	if (k->jit_state == JIT_QUEUED) {
+		/* launched again while it waits: first in line */
+		unqueue(k);
+		push(k);
+	} else if (k->jit_state == JIT_UNTRIED && !stopping) {
 		set_state(k, JIT_QUEUED);
-		enqueue(k);
+		push(k);
 		if (queued > idle && threads < max_threads())
 			start_thread();
 		pthread_cond_signal(&work_queued);
