@@ -102,9 +102,9 @@ static CUresult queue_record(struct CUctx_st *ctx, struct launch_record *rec,
 	rec->launch.ranges = rec->ranges->ranges;
 	rec->launch.range_count = rec->ranges->count;
 	/*
-	 * A first launch starts its kernel's compile here, which the job
-	 * does not wait for; under VCUDA_EXECUTOR=jit it compiles here, not
-	 * in the job, which its time-out would count.
+	 * A first launch compiles its kernel here, not in the job, which
+	 * its time-out would count; under VCUDA_JIT_ASYNC=1 it only starts
+	 * the compile, which the job does not wait for.
 	 */
 	ptx_kernel_prepare(rec->launch.kernel);
 	return stream_launch(stream_resolve(ctx, stream), rec);

@@ -6,11 +6,10 @@
  * to it (ptx_run_ctas).
  *
  *   VCUDA_EXECUTOR=interp   every kernel on the interpreter
- *   VCUDA_EXECUTOR=jit      the JIT wherever it compiles the kernel; a
- *                           launch of a kernel not yet compiled waits
- *                           for its compile
- *   (unset)                 the JIT where available, else the
- *                           interpreter; launches never wait for a compile
+ *   VCUDA_EXECUTOR=jit      the JIT wherever it compiles the kernel
+ *   (unset)                 the JIT where available, else the interpreter
+ *   VCUDA_JIT_ASYNC=1       launches do not wait for their kernel's
+ *                           compile (not with VCUDA_EXECUTOR=jit)
  *
  * The interpreter is every kernel's reference and fallback: its code is
  * always built (when the program is), and a kernel the JIT cannot compile
@@ -18,10 +17,15 @@
  *
  * The JIT compiles a kernel when it is first launched (ptx_kernel_prepare
  * at submission, or its first ptx_run_ctas), on a compile thread
- * (jit_compile.c); kernels compile in parallel. Until the code is ready,
- * workers run their CTAs on the interpreter, one CTA at a time, and
- * switch to the compiled code for the CTAs left once it is: every CTA of
- * a grid is independent, and both back ends give the same results.
+ * (jit_compile.c); kernels compile in parallel. A launch waits for its
+ * kernel's code. Under VCUDA_JIT_ASYNC=1 it does not: until the code is
+ * ready, workers run their CTAs on the interpreter, one CTA at a time,
+ * and switch to the compiled code for the CTAs left once it is (every
+ * CTA of a grid is independent, and both back ends give the same
+ * results). That is not the default because on a machine with few CPUs
+ * it was slower for heavy first launches (tools/bench's first-launch
+ * table): the compile competes with the workers, and a long CTA started
+ * on the interpreter must finish there.
  * Cooperative launches always run on the interpreter, whose scheduler
  * keeps a grid resident.
  */
@@ -55,11 +59,18 @@ static enum request requested(void)
 	return REQ_DEFAULT;
 }
 
+/* VCUDA_JIT_ASYNC=1: first launches run on the interpreter meanwhile */
+static bool async_requested(void)
+{
+	const char *v = getenv("VCUDA_JIT_ASYNC");
+	return v && *v && strcmp(v, "0");
+}
+
 enum ptx_backend backend_choose(struct ptx_kernel *k)
 {
 	enum request r = requested();
-	/* tests force the JIT with it: every launch on compiled code */
-	k->jit_waits = r == REQ_JIT;
+	/* VCUDA_EXECUTOR=jit (the tests): every launch on compiled code */
+	k->jit_waits = r == REQ_JIT || !async_requested();
 	/* compiled lazily, at the kernel's first launch (jit_ready) */
 	return r == REQ_INTERP ? PTX_BACKEND_INTERP : PTX_BACKEND_JIT;
 }
@@ -78,7 +89,7 @@ static int jit_state_of(const struct ptx_kernel *k)
 
 /*
  * True when @k's compiled code is ready to run. Else has it compiled:
- * waiting for that under VCUDA_EXECUTOR=jit, not otherwise.
+ * waiting for that unless VCUDA_JIT_ASYNC=1 asked not to.
  */
 static bool jit_ready(struct ptx_kernel *k)
 {

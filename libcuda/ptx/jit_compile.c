@@ -2,11 +2,10 @@
 /*
  * When and on which thread a kernel compiles (jit.h's jit_compile_*).
  *
- * A launch does not wait for a compile unless it asks to
- * (VCUDA_EXECUTOR=jit, or a tool timing compiles): the first launch of
- * a kernel queues it, and one of a few compile threads (one per CPU, at
- * most MAX_COMPILE_THREADS) compiles it while the launch's CTAs run on
- * the interpreter (backend.c). Kernels queued together compile in
+ * The first launch of a kernel queues it, and one of a few compile
+ * threads (one per CPU, at most MAX_COMPILE_THREADS) compiles it; the
+ * launch waits for it or, under VCUDA_JIT_ASYNC=1, runs its CTAs on the
+ * interpreter meanwhile (backend.c). Kernels queued together compile in
  * parallel (jit_engine.c). Compile threads start as work comes and stay.
  * The queue is newest first, and a kernel launched again while it waits
  * goes back to its head: when compiles back up (a module's kernels

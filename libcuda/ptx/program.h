@@ -95,7 +95,7 @@ struct ptx_kernel {
 	struct interp_kernel *interp;	/* the interpreter's code */
 	struct jit_kernel *jit;		/* compiled code, once compiled */
 	int jit_state;			/* enum jit_state (jit.h), atomic */
-	/* VCUDA_EXECUTOR=jit: launches wait for the compile (backend.c) */
+	/* launches wait for the compile, unless VCUDA_JIT_ASYNC (backend.c) */
 	bool jit_waits;
 	struct ptx_kernel *jit_queued;	/* next in jit_queue.c's queue */
 	struct ptx_kernel *next;

@@ -110,11 +110,11 @@ void ptx_kernel_get_info(const struct ptx_kernel *kernel,
 
 /*
  * Has @kernel compiled for the JIT if that has not been asked yet
- * (otherwise its first ptx_run_ctas does), without waiting for it: until
- * the code is ready its CTAs run on the interpreter. The driver calls it
- * when a launch is submitted. Under VCUDA_EXECUTOR=jit it compiles the
- * kernel before it returns, so that compile time is not run time of the
- * launch (nor counted against the job's time-out).
+ * (otherwise its first ptx_run_ctas does). The driver calls it when a
+ * launch is submitted: it compiles the kernel before it returns, so that
+ * compile time is not run time of the launch (nor counted against the
+ * job's time-out). Under VCUDA_JIT_ASYNC=1 it only starts the compile:
+ * until the code is ready the kernel's CTAs run on the interpreter.
  */
 void ptx_kernel_prepare(const struct ptx_kernel *kernel);
 /*

@@ -4,7 +4,9 @@
  * a kernel launched from several worker threads at once before it is
  * compiled gives the right results, whether the launch waits for the
  * compile (VCUDA_EXECUTOR=jit) or runs CTAs on the interpreter until the
- * code is ready (the default); kernels compile in parallel; two programs
+ * code is ready (VCUDA_JIT_ASYNC=1, set for every test but the waiting
+ * one, so that compiles run while launches do); kernels compile in
+ * parallel; two programs
  * of one text compiled at once end sharing one loaded copy; a program
  * destroyed while its kernels compile goes cleanly. Nothing here is
  * timed: which CTAs ran on which back end is the scheduler's business,
@@ -274,6 +276,7 @@ int main(void)
 	}
 	/* every kernel compiled here, none read from a disk cache */
 	setenv("CUDA_CACHE_DISABLE", "1", 1);
+	setenv("VCUDA_JIT_ASYNC", "1", 1);
 	test_launch_while_compiling();
 	test_long_chunks();
 	test_launch_waiting();
