@@ -218,9 +218,14 @@ struct warp {
 
 
 
+/* Launch ranges remembered per global memory instruction (exec_mem.c). */
+#define RANGE_HINTS 16
+
 struct cta {
 	struct rt_cta rt;	/* what the run-time helpers see */
 	struct warp *warps;
+	/* the range each global access last fell in, by instruction */
+	const struct ptx_mem_range *range_hint[RANGE_HINTS];
 	struct rt_barrier bars[RT_MAX_BARRIERS];
 	uint32_t live_warps;
 	bool located;		/* the fault message names its instruction */
