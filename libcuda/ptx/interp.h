@@ -129,6 +129,11 @@ struct interp_kernel {
 	uint32_t nfuncs;
 	struct xfunc *entry;
 	uint64_t regs_stride;		/* per-warp register bytes */
+	/* the special-register slots its code reads (not clocks, which
+	 * are read at each use): the ones a warp's start fills */
+	uint32_t *sreg_used;
+	uint32_t nsreg_used;
+	struct vec sreg_build;		/* sreg_used while lowering */
 };
 
 /* Special-register slots: program-wide numbering of the ones used. */
