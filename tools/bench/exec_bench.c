@@ -17,8 +17,10 @@
  *
  * BENCH_INTERP_ALL=1 also runs the interpreter on SGEMM 1024 (minutes).
  * BENCH_INTERP_ONLY=1 times only C and the interpreter on one thread
- * (best of 3), with no PoCL, JIT or module loads: for work on the
- * interpreter; BENCH_KERNEL=name runs only that kernel.
+ * (best of 3), with no PoCL, JIT or module loads, in the process's CPU
+ * time rather than wall time (less disturbed by other work on the
+ * machine): for work on the interpreter; BENCH_KERNEL=name runs only
+ * that kernel.
  */
 #include "jit.h"
 #include "ptx.h"
@@ -45,10 +47,13 @@ struct exec {
 	unsigned nranges;
 };
 
+static bool cpu_time;	/* BENCH_INTERP_ONLY: one thread's CPU time */
+
 static double now(void)
 {
 	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(cpu_time ? CLOCK_PROCESS_CPUTIME_ID : CLOCK_MONOTONIC,
+		      &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
@@ -472,6 +477,7 @@ int main(int argc, char **argv)
 	if (!out)
 		return 1;
 	int npt = 0;
+	cpu_time = interp_only();
 	if (!interp_only()) {
 		measure_loads(out, text);
 		npt = run_pocl(pt, MAX_BENCHES, false);
