@@ -255,6 +255,13 @@ static inline bool span_host(struct warp *w, const struct xinsn *ip,
 	       lanes_within(pa, off, m, true, 0, len - size, size);
 }
 
+bool mem_span(struct warp *w, const struct xinsn *ip, enum xspace sp,
+	      uint32_t m, unsigned size, bool write, uintptr_t *base,
+	      uint64_t *step)
+{
+	return span_host(w, ip, sp, m, size, write, base, step);
+}
+
 /* Inlined into each handler, so that its width and space are constants. */
 static inline __attribute__((always_inline)) const struct xinsn *
 ld_warp(struct warp *w, const struct xinsn *ip, enum xspace sp,

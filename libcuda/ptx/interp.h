@@ -306,6 +306,16 @@ const struct xinsn *xfault(struct warp *w, const struct xinsn *ip,
 uint8_t *mem_host(struct warp *w, const struct xinsn *ip, enum xspace sp,
 		  uint32_t lane, uint64_t addr, unsigned size, bool write);
 
+/*
+ * One check of a whole warp's access: whether the access of @size bytes
+ * of every lane of @m at address ip->a + ip->imm (+ the frame base) is
+ * valid in @sp; if so, lane l's address a is at host address
+ * *@base + l * *@step + a. False faults nothing: check lane by lane.
+ */
+bool mem_span(struct warp *w, const struct xinsn *ip, enum xspace sp,
+	      uint32_t m, unsigned size, bool write, uintptr_t *base,
+	      uint64_t *step);
+
 /* ---- scheduling (sched.c) ---- */
 
 /*
