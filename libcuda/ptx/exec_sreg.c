@@ -67,6 +67,12 @@ static void fill_tid(const struct warp *w, uint64_t *d, unsigned comp)
 	const uint32_t *b = w->cta->rt.launch->block;
 	uint32_t t = w->index * WARP_SIZE;
 	uint32_t x = t % b[0], y = t / b[0] % b[1], z = t / (b[0] * b[1]);
+	if (x + WARP_SIZE <= b[0]) {	/* the warp within one row */
+		uint32_t v = comp == 1 ? y : z;
+		for (uint32_t l = 0; l < WARP_SIZE; l++)
+			d[l] = comp == 0 ? x + l : v;
+		return;
+	}
 	for (uint32_t l = 0; l < WARP_SIZE; l++) {
 		d[l] = comp == 0 ? x : comp == 1 ? y : z;
 		if (++x < b[0])
