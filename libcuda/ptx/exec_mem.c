@@ -262,6 +262,41 @@ bool mem_span(struct warp *w, const struct xinsn *ip, enum xspace sp,
 	return span_host(w, ip, sp, m, size, write, base, step);
 }
 
+/*
+ * The lanes of a checked vector load. When every lane reads one address
+ * (n-body's shared tiles), the elements are read once, for all lanes.
+ */
+static void ld_vec_lanes(struct warp *w, const struct xinsn *ip, uint32_t m,
+			 uintptr_t base, uint64_t step, bool narrow, bool sign)
+{
+	const uint64_t *pa = xr(w, ip->a);
+	uint64_t off = base_offset(w, ip), diff = 0;
+	unsigned size = ip->size, n = ip->vec;
+	const xref *dst = ip->aux;
+	uint8_t *p[WARP_SIZE];
+	if (!m)
+		return;
+	/* every address first: a destination may be the address */
+	uint64_t first = lane_addr(pa, off, (uint32_t)__builtin_ctz(m),
+				   narrow);
+	FOR_LANES(m, l) {
+		uint64_t a = lane_addr(pa, off, l, narrow);
+		p[l] = (uint8_t *)(base + l * step + a);
+		diff |= a ^ first;
+	}
+	for (unsigned i = 0; i < n; i++) {
+		uint64_t *d = xr(w, dst[i]);
+		if (!diff && !step) {
+			uint64_t v = load((uint8_t *)(base + first) + i * size,
+					  size, sign);
+			LANE_LOOP(m, d[l] = v);
+			continue;
+		}
+		FOR_LANES(m, l)
+			d[l] = load(p[l] + i * size, size, sign);
+	}
+}
+
 /* Inlined into each handler, so that its width and space are constants. */
 static inline __attribute__((always_inline)) const struct xinsn *
 ld_warp(struct warp *w, const struct xinsn *ip, enum xspace sp,
@@ -281,17 +316,7 @@ ld_warp(struct warp *w, const struct xinsn *ip, enum xspace sp,
 					 lane_addr(pa, off, l, narrow)),
 					 size, sign));
 	} else {
-		const xref *dst = ip->aux;
-		uint8_t *p[WARP_SIZE];
-		/* every address first: a destination may be the address */
-		FOR_LANES(m, l)
-			p[l] = (uint8_t *)(base + l * step +
-					   lane_addr(pa, off, l, narrow));
-		for (unsigned i = 0; i < n; i++) {
-			uint64_t *d = xr(w, dst[i]);
-			FOR_LANES(m, l)
-				d[l] = load(p[l] + i * size, size, sign);
-		}
+		ld_vec_lanes(w, ip, m, base, step, narrow, sign);
 	}
 	if (ip->mode16 == MOD_ACQUIRE)
 		__atomic_thread_fence(__ATOMIC_ACQUIRE);
