@@ -145,8 +145,10 @@ void warp_finish(struct warp *w)
 	w->state = WARP_DONE;
 	w->live = 0;
 	cta->live_warps--;
+	/* fewer live threads may complete a barrier some have reached */
 	for (uint32_t id = 0; id < RT_MAX_BARRIERS; id++)
-		barrier_check(cta, id);
+		if (cta->bars[id].arrived)
+			barrier_check(cta, id);
 }
 
 /* ---- set-up ---- */
