@@ -134,6 +134,13 @@ struct interp_kernel {
 	uint32_t *sreg_used;
 	uint32_t nsreg_used;
 	struct vec sreg_build;		/* sreg_used while lowering */
+	/* byte ranges of the entry's frame a warp's start zeroes */
+	struct zero_range *zero;
+	uint32_t nzero;
+};
+
+struct zero_range {
+	uint32_t off, len;
 };
 
 /* Special-register slots: program-wide numbering of the ones used. */

@@ -508,6 +508,21 @@ static lower_fn family(const struct ir_insn *in)
 	}
 }
 
+bool insn_lane_local(const struct ir_insn *in)
+{
+	lower_fn f = family(in);
+	if (f == lower_int || f == lower_float || f == lower_cmp ||
+	    f == lower_cvt || f == lower_mov || f == lower_video)
+		return true;
+	switch (in->op) {
+	case OP_LD: case OP_LDU: case OP_ST: case OP_CVTA: case OP_BRA:
+	case OP_RET: case OP_EXIT:
+		return true;
+	default:
+		return false;
+	}
+}
+
 static bool sorts_own_words(unsigned op)
 {
 	switch (op) {
@@ -739,7 +754,7 @@ bool interp_lower_kernel(struct ptx_kernel *k, struct msgbuf *log,
 			       .f = k->sym->func, .m = k->sym->module };
 	const struct xfunc *xf = lower_function(&c, k->sym);
 	ik->entry = (struct xfunc *)xf;
-	bool ok = xf && lower_register_stack(&c);
+	bool ok = xf && lower_register_stack(&c) && lower_start_zeroing(&c);
 	ik->nsreg_used = (uint32_t)ik->sreg_build.len;
 	ik->sreg_used = vec_to_arena(&ik->sreg_build, sizeof(uint32_t),
 				     &prog->arena);

@@ -947,6 +947,45 @@ static bool test_fault_first_lane(void)
 	return ok;
 }
 
+/*
+ * Registers start at zero in every CTA, also those only some paths
+ * write (the interpreter zeroes just the registers live at the entry,
+ * lower_frame.c): CTA 0 writes %r3, %r4 (lane 1 only) and %q2, CTA 1
+ * none of them, after CTA 0 ran in the same worker.
+ */
+static bool test_registers_start_zero(void)
+{
+	static const char text[] =
+		HEAD ".visible .entry uz(.param .u64 p)\n{\n"
+		"\t.reg .pred %q<3>;\n\t.reg .b32 %r<8>;\n\t.reg .b64 %rd<4>;\n"
+		"\tld.param.u64 %rd1, [p];\n\tmov.u32 %r1, %tid.x;\n"
+		"\tmov.u32 %r2, %ctaid.x;\n\tsetp.eq.u32 %q1, %r2, 0;\n"
+		"\t@%q1 bra W;\n\tbra R;\n"
+		"W:\tmov.u32 %r3, 99;\n\tsetp.eq.u32 %q2, %r1, 1;\n"
+		"\t@%q2 mov.u32 %r4, 55;\n"
+		"R:\tadd.u32 %r5, %r3, %r4;\n\tselp.u32 %r6, 1000, 0, %q2;\n"
+		"\tadd.u32 %r5, %r5, %r6;\n\tmad.lo.u32 %r7, %r2, 32, %r1;\n"
+		"\tmul.wide.u32 %rd2, %r7, 4;\n\tadd.s64 %rd3, %rd1, %rd2;\n"
+		"\tst.global.u32 [%rd3], %r5;\n\tret;\n}\n";
+	const char *texts[] = { text }, *names[] = { "zero.ptx" };
+	char log[256];
+	struct ptx_program *p = NULL;
+	bool ok = build_texts(texts, names, 1, &p, log, sizeof(log)) == PTX_OK;
+	uint32_t *buf = test_alloc(64 * 4);
+	struct launch_cfg cfg = cfg_1d(2, 32);
+	const void *args[] = { &buf };
+	ok = ok && run_ok(p, "uz", &cfg, args);
+	for (uint32_t i = 0; ok && i < 64; i++) {
+		uint32_t want = i >= 32 ? 0 : i == 1 ? 1154 : 99;
+		if (buf[i] != want) {
+			tap_diag("thread %u: %u, not %u", i, buf[i], want);
+			ok = false;
+		}
+	}
+	ptx_program_destroy(p);
+	return ok;
+}
+
 /* Shared-memory atomics of every integer kind the JIT does as plain
  * read-modify-writes (jit_emit_mem.c), with the old values they return:
  * 64 threads, one CTA. */
@@ -1279,7 +1318,7 @@ static bool test_nan_bits(void)
 
 int main(void)
 {
-	tap_plan(39);
+	tap_plan(40);
 	tap_ok(test_vector_add("vector_add.sm75.ptx"), "vector_add (sm75)");
 	tap_ok(test_vector_add("vector_add.sm90.ptx"), "vector_add (sm90)");
 	tap_ok(test_int32(), "32-bit integer instructions");
@@ -1308,6 +1347,7 @@ int main(void)
 	tap_ok(test_faults(), "memory faults and trap");
 	tap_ok(test_fault_edges(), "shared and global check edges");
 	tap_ok(test_fault_first_lane(), "a warp access faults at its first bad lane");
+	tap_ok(test_registers_start_zero(), "registers start at zero in every CTA");
 	tap_ok(test_shared_rmw(), "shared atomics: min, max, and, or, xor, "
 				  "add.u64");
 	tap_ok(test_kill(), "a killed launch stops in endless loops and barriers");
