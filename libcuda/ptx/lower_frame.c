@@ -56,6 +56,8 @@ bool lower_frame_registers(struct lower_ctx *c)
  * interpreter's temporaries).
  */
 
+enum { ZEROING_MAX_WORDS = 1u << 21 };
+
 static void set_bit(uint64_t *s, uint32_t r)
 {
 	s[r / 64] |= 1ull << (r % 64);
@@ -221,15 +223,18 @@ bool lower_start_zeroing(struct lower_ctx *c)
 	const struct xfunc *xf = c->kernel->interp->entry;
 	const struct ir_func *f = xf->ir;
 	uint32_t words = (f->nregs + 63) / 64 + 1;
+	/* a huge kernel (over 16 MiB of sets) zeroes every register */
 	size_t n = (size_t)(f->nblocks + 1) * words;
-	uint64_t *in = calloc(n, 8), *out = calloc(n, 8);
+	bool analyse = f->nblocks && n <= ZEROING_MAX_WORDS;
+	uint64_t *in = calloc(analyse ? n : 1, 8);
+	uint64_t *out = calloc(analyse ? n : 1, 8);
 	uint64_t *always = calloc(2 * (size_t)words, 8);
 	bool ok = in && out && always;
-	if (ok && f->nblocks) {
+	if (ok && analyse) {
 		live_in(f, in, out, always, words);
 		for (uint32_t w = 0; w < words; w++)
 			always[w] |= in[w];
-	} else if (ok) {	/* no blocks: zero every register */
+	} else if (ok) {	/* zero every register */
 		memset(always, 0xff, words * 8);
 	}
 	ok = ok && zero_ranges(c, xf, always);
