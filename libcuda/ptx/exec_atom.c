@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * atom and red on global, shared and generic addresses, one lane at a
- * time in lane order, through the run-time helper rt_atomic.
+ * time in lane order, through the run-time helper rt_atomic. Shared
+ * memory is its CTA's alone, and a CTA runs on one thread: shared
+ * additions of 32-bit integers (histograms) are plain ones.
  */
 #include "lanes.h"
 
@@ -19,6 +21,29 @@ static const struct xinsn *x_atom(struct warp *w, const struct xinsn *ip)
 			return NULL;
 		uint64_t old = rt_atomic(p, ip->size, ip->mode16, ip->mode,
 					 pb[l], pc[l]);
+		if (d)
+			d[l] = old;
+	}
+	return ip + 1;
+}
+
+/* atom/red.shared.add.u32/s32: the whole warp's addresses checked at
+ * once (lane by lane when that fails, to fault at the first bad one). */
+static const struct xinsn *x_atom_shared_add32(struct warp *w,
+					       const struct xinsn *ip)
+{
+	uint32_t m = xmask(w, ip);
+	uintptr_t base;
+	uint64_t step;
+	if (!mem_span(w, ip, XS_SHARED, m, 4, true, &base, &step))
+		return x_atom(w, ip);
+	const uint64_t *pa = xr(w, ip->a), *pb = xr(w, ip->b);
+	uint64_t *d = ip->d ? xr(w, ip->d) : NULL;
+	uint64_t off = (uint64_t)ip->imm + (ip->frame_rel ? w->local_base : 0);
+	FOR_LANES(m, l) {
+		uint32_t *p = (uint32_t *)(base + (uint32_t)(pa[l] + off));
+		uint32_t old = *p;
+		*p = old + (uint32_t)pb[l];
 		if (d)
 			d[l] = old;
 	}
@@ -49,7 +74,9 @@ bool lower_atom(struct lower_ctx *c, const struct ir_insn *in)
 		return false;
 	if (sp == XS_KPARAM)
 		return lower_unsupported(c, "state space");
-	struct xinsn *x = emit(c, x_atom);
+	bool add32 = sp == XS_SHARED && size == 4 && in->mode == MOD_ADD &&
+		     (kind == RT_ATOM_UINT || kind == RT_ATOM_SINT);
+	struct xinsn *x = emit(c, add32 ? x_atom_shared_add32 : x_atom);
 	if (!x)
 		return lower_nomem(c);
 	x->d = d;

@@ -3,7 +3,9 @@
  * Memory instructions: ld, ldu, st (every space, scalar and vector),
  * cvta, isspacep, prefetch, and cp.async done synchronously. Every access
  * is checked: alignment, the bounds of shared, local and parameter
- * memory, and the launch's global ranges when it has some.
+ * memory, and the launch's global ranges when it has some: once per warp
+ * access when every lane passes, lane by lane (through the run-time
+ * helpers) to find the first that does not.
  */
 #include "lanes.h"
 
@@ -96,34 +98,14 @@ static inline uint64_t base_offset(const struct warp *w,
 	return (uint64_t)ip->imm + (ip->frame_rel ? w->local_base : 0);
 }
 
-/* Global loads of a whole warp with no range checks: the common case of
- * the host harness. */
-static const struct xinsn *ld_fast(struct warp *w, const struct xinsn *ip,
-				   uint32_t m)
+/*
+ * Per-lane accesses through the helpers: the path of accesses that fail
+ * the warp-wide check below. The first lane whose access is bad faults,
+ * after the lanes before it have done theirs, as one at a time would.
+ */
+static __attribute__((noinline)) const struct xinsn *
+ld_each(struct warp *w, const struct xinsn *ip, enum xspace sp, uint32_t m)
 {
-	const uint64_t *pa = xr(w, ip->a);
-	uint64_t *d = xr(w, ip->d);
-	uint64_t off = base_offset(w, ip);
-	unsigned size = ip->size;
-	bool sign = ip->mode;
-	FOR_LANES(m, l) {
-		uint64_t addr = pa[l] + off;
-		if (addr < 4096 || (addr & (size - 1))) {
-			mem_host(w, ip, XS_GLOBAL, l, addr, size, false);
-			return NULL;	/* it faulted */
-		}
-		d[l] = load((const uint8_t *)(uintptr_t)addr, size, sign);
-	}
-	return ip + 1;
-}
-
-static inline const struct xinsn *ld_lanes(struct warp *w,
-					   const struct xinsn *ip,
-					   enum xspace sp)
-{
-	uint32_t m = xmask(w, ip);
-	if (sp == XS_GLOBAL && ip->vec == 1 && !w->cta->rt.launch->ranges)
-		return ld_fast(w, ip, m);
 	const uint64_t *pa = xr(w, ip->a);
 	uint64_t off = base_offset(w, ip);
 	unsigned size = ip->size, n = ip->vec;
@@ -139,16 +121,12 @@ static inline const struct xinsn *ld_lanes(struct warp *w,
 		for (unsigned i = 0; i < n; i++)
 			d[i][l] = load(p + i * size, size, ip->mode);
 	}
-	if (ip->mode16 == MOD_ACQUIRE)
-		__atomic_thread_fence(__ATOMIC_ACQUIRE);
 	return ip + 1;
 }
 
-static inline const struct xinsn *st_lanes(struct warp *w,
-					   const struct xinsn *ip,
-					   enum xspace sp)
+static __attribute__((noinline)) const struct xinsn *
+st_each(struct warp *w, const struct xinsn *ip, enum xspace sp, uint32_t m)
 {
-	uint32_t m = xmask(w, ip);
 	const uint64_t *pa = xr(w, ip->a);
 	uint64_t off = base_offset(w, ip);
 	unsigned size = ip->size, n = ip->vec;
@@ -156,8 +134,6 @@ static inline const struct xinsn *st_lanes(struct warp *w,
 	const uint64_t *s[8];
 	for (unsigned i = 0; i < n; i++)
 		s[i] = xr(w, src[i]);
-	if (ip->mode16 == MOD_RELEASE)
-		__atomic_thread_fence(__ATOMIC_RELEASE);
 	FOR_LANES(m, l) {
 		uint8_t *p = mem_host(w, ip, sp, l, pa[l] + off, size * n,
 				      true);
@@ -169,26 +145,308 @@ static inline const struct xinsn *st_lanes(struct warp *w,
 	return ip + 1;
 }
 
-#define DEF_MEM(space, SP)                                                  \
-	static const struct xinsn *ld_##space(struct warp *w,               \
-					      const struct xinsn *ip)       \
-	{                                                                   \
-		return ld_lanes(w, ip, SP);                                 \
-	}                                                                   \
-	static const struct xinsn *st_##space(struct warp *w,               \
-					      const struct xinsn *ip)       \
-	{                                                                   \
-		return st_lanes(w, ip, SP);                                 \
-	}
-DEF_MEM(global, XS_GLOBAL)
-DEF_MEM(shared, XS_SHARED)
-DEF_MEM(local, XS_LOCAL)
-DEF_MEM(kparam, XS_KPARAM)
+/*
+ * One check per warp access. Shared, local and parameter addresses are
+ * 32-bit offsets, truncated as the helpers truncate them.
+ */
+static inline uint64_t lane_addr(const uint64_t *pa, uint64_t off,
+				 uint32_t l, bool narrow)
+{
+	uint64_t a = pa[l] + off;
+	return narrow ? (uint32_t)a : a;
+}
 
-static const xhandler ld_handlers[] = { ld_global, ld_shared, ld_local,
-					ld_kparam };
-static const xhandler st_handlers[] = { st_global, st_shared, st_local,
-					st_kparam };
+/*
+ * Whether every executing lane's address is in [@lo, @hi] (both below
+ * 2^63) and aligned to @size. With those bounds, a - lo and hi - a are
+ * both below 2^63 exactly when lo <= a <= hi: the test is an OR of
+ * differences, which the compiler vectorises.
+ */
+static inline bool lanes_within(const uint64_t *pa, uint64_t off, uint32_t m,
+				bool narrow, uint64_t lo, uint64_t hi,
+				unsigned size)
+{
+	uint64_t out = 0, bits = 0;
+	LANE_LOOP(m, uint64_t a = lane_addr(pa, off, l, narrow);
+		  out |= (a - lo) | (hi - a); bits |= a);
+	return !(out >> 63) && !(bits & (size - 1));
+}
+
+/* Lowest and highest address of the executing lanes. */
+static void lane_bounds(const uint64_t *pa, uint64_t off, uint32_t m,
+			uint64_t *lo, uint64_t *hi)
+{
+	*lo = UINT64_MAX;
+	*hi = 0;
+	FOR_LANES(m, l) {
+		uint64_t a = pa[l] + off;
+		*lo = a < *lo ? a : *lo;
+		*hi = a > *hi ? a : *hi;
+	}
+}
+
+static inline bool range_holds(const struct ptx_mem_range *r, unsigned size,
+			       bool write)
+{
+	return r && r->end >> 63 == 0 && r->end - r->start >= size &&
+	       (r->writable || !write);
+}
+
+/*
+ * Global accesses: inside one of the launch's ranges, the one this
+ * instruction hit last (a hint kept by the CTA), else the one holding
+ * the lowest address.
+ */
+static bool global_within(struct warp *w, const struct xinsn *ip,
+			  const uint64_t *pa, uint64_t off, uint32_t m,
+			  unsigned size, bool write)
+{
+	struct cta *cta = w->cta;
+	if (!cta->rt.launch->ranges)
+		return lanes_within(pa, off, m, false, 4096, INT64_MAX, size);
+	const struct ptx_mem_range **hint =
+		&cta->range_hint[(uintptr_t)ip / sizeof(*ip) % RANGE_HINTS];
+	const struct ptx_mem_range *r = *hint;
+	if (range_holds(r, size, write) &&
+	    lanes_within(pa, off, m, false, r->start, r->end - size, size))
+		return true;
+	uint64_t lo, hi;
+	lane_bounds(pa, off, m, &lo, &hi);
+	r = lo <= hi ? rt_global_span(&cta->rt, lo, hi, size, write) : NULL;
+	if (!range_holds(r, size, write) ||
+	    !lanes_within(pa, off, m, false, lo, hi, size))
+		return false;
+	*hint = r;
+	return true;
+}
+
+/*
+ * Whether every executing lane's access of @size bytes in @sp is valid;
+ * if so, lane l's address a is at host address *@base + l * *@step + a
+ * (the step of local stacks). False sends the lanes one at a time
+ * through the helpers, which find the first bad one.
+ */
+static inline bool span_host(struct warp *w, const struct xinsn *ip,
+			     enum xspace sp, uint32_t m, unsigned size,
+			     bool write, uintptr_t *base, uint64_t *step)
+{
+	struct rt_cta *c = &w->cta->rt;
+	const uint64_t *pa = xr(w, ip->a);
+	uint64_t off = base_offset(w, ip), len;
+	*step = 0;
+	switch (sp) {
+	case XS_SHARED:
+		*base = (uintptr_t)c->shared;
+		len = c->shared_size;
+		break;
+	case XS_LOCAL:
+		*base = (uintptr_t)w->lane_local[0];
+		*step = len = c->kernel->layout.local_stride;
+		break;
+	case XS_KPARAM:
+		*base = (uintptr_t)c->launch->params;
+		len = write ? 0 : c->kernel->info.param_size;
+		break;
+	default:
+		*base = 0;
+		return global_within(w, ip, pa, off, m, size, write);
+	}
+	return len >= size && len >> 32 == 0 &&
+	       lanes_within(pa, off, m, true, 0, len - size, size);
+}
+
+bool mem_span(struct warp *w, const struct xinsn *ip, enum xspace sp,
+	      uint32_t m, unsigned size, bool write, uintptr_t *base,
+	      uint64_t *step)
+{
+	return span_host(w, ip, sp, m, size, write, base, step);
+}
+
+/*
+ * The lanes of a checked vector load. When every lane reads one address
+ * (n-body's shared tiles), the elements are read once, for all lanes.
+ */
+static void ld_vec_lanes(struct warp *w, const struct xinsn *ip, uint32_t m,
+			 uintptr_t base, uint64_t step, bool narrow, bool sign)
+{
+	const uint64_t *pa = xr(w, ip->a);
+	uint64_t off = base_offset(w, ip), diff = 0;
+	unsigned size = ip->size, n = ip->vec;
+	const xref *dst = ip->aux;
+	uint8_t *p[WARP_SIZE];
+	if (!m)
+		return;
+	/* every address first: a destination may be the address */
+	uint64_t first = lane_addr(pa, off, (uint32_t)__builtin_ctz(m),
+				   narrow);
+	FOR_LANES(m, l) {
+		uint64_t a = lane_addr(pa, off, l, narrow);
+		p[l] = (uint8_t *)(base + l * step + a);
+		diff |= a ^ first;
+	}
+	for (unsigned i = 0; i < n; i++) {
+		uint64_t *d = xr(w, dst[i]);
+		if (!diff && !step) {
+			uint64_t v = load((uint8_t *)(base + first) + i * size,
+					  size, sign);
+			LANE_LOOP(m, d[l] = v);
+			continue;
+		}
+		FOR_LANES(m, l)
+			d[l] = load(p[l] + i * size, size, sign);
+	}
+}
+
+/* Inlined into each handler, so that its width and space are constants. */
+static inline __attribute__((always_inline)) const struct xinsn *
+ld_warp(struct warp *w, const struct xinsn *ip, enum xspace sp,
+	unsigned size, bool sign, unsigned n)
+{
+	uint32_t m = xmask(w, ip);
+	bool narrow = sp != XS_GLOBAL;
+	const uint64_t *pa = xr(w, ip->a);
+	uint64_t off = base_offset(w, ip), step;
+	uintptr_t base;
+	if (!span_host(w, ip, sp, m, size * n, false, &base, &step)) {
+		if (!ld_each(w, ip, sp, m))
+			return NULL;
+	} else if (n == 1) {
+		uint64_t *d = xr(w, ip->d);
+		LANE_LOOP(m, d[l] = load((const uint8_t *)(base + l * step +
+					 lane_addr(pa, off, l, narrow)),
+					 size, sign));
+	} else {
+		ld_vec_lanes(w, ip, m, base, step, narrow, sign);
+	}
+	if (ip->mode16 == MOD_ACQUIRE)
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	return ip + 1;
+}
+
+static inline __attribute__((always_inline)) const struct xinsn *
+st_warp(struct warp *w, const struct xinsn *ip, enum xspace sp,
+	unsigned size, unsigned n)
+{
+	uint32_t m = xmask(w, ip);
+	bool narrow = sp != XS_GLOBAL;
+	const uint64_t *pa = xr(w, ip->a);
+	uint64_t off = base_offset(w, ip), step;
+	uintptr_t base;
+	if (ip->mode16 == MOD_RELEASE)
+		__atomic_thread_fence(__ATOMIC_RELEASE);
+	if (!span_host(w, ip, sp, m, size * n, true, &base, &step))
+		return st_each(w, ip, sp, m);
+	const xref *src = n > 1 ? (const xref *)ip->aux : &ip->b;
+	const uint64_t *s[8];
+	for (unsigned i = 0; i < n; i++)
+		s[i] = xr(w, src[i]);
+	/* lane order: of two lanes storing to one address, the last wins */
+	FOR_LANES(m, l) {
+		uint8_t *p = (uint8_t *)(base + l * step +
+					 lane_addr(pa, off, l, narrow));
+		for (unsigned i = 0; i < n; i++)
+			store(p + i * size, size, s[i][l]);
+	}
+	return ip + 1;
+}
+
+/*
+ * Handlers by state space and width: scalar accesses of 1, 2, 4 and 8
+ * bytes (loads signed or not), and vectors of any width.
+ */
+#define DEF_LD(space, SP, size, sign)                                       \
+	static const struct xinsn *ld_##space##_##sign##size(              \
+		struct warp *w, const struct xinsn *ip)                     \
+	{                                                                   \
+		return ld_warp(w, ip, SP, size, sign, 1);                   \
+	}
+#define DEF_ST(space, SP, size)                                             \
+	static const struct xinsn *st_##space##_##size(                     \
+		struct warp *w, const struct xinsn *ip)                     \
+	{                                                                   \
+		return st_warp(w, ip, SP, size, 1);                         \
+	}
+#define DEF_SPACE(space, SP)                                                \
+	DEF_LD(space, SP, 1, 0) DEF_LD(space, SP, 2, 0)                     \
+	DEF_LD(space, SP, 4, 0) DEF_LD(space, SP, 8, 0)                     \
+	DEF_LD(space, SP, 1, 1) DEF_LD(space, SP, 2, 1)                     \
+	DEF_LD(space, SP, 4, 1)                                             \
+	DEF_ST(space, SP, 1) DEF_ST(space, SP, 2) DEF_ST(space, SP, 4)      \
+	DEF_ST(space, SP, 8)                                                \
+	static const struct xinsn *ld_##space##_vec(struct warp *w,         \
+						    const struct xinsn *ip) \
+	{                                                                   \
+		return ld_warp(w, ip, SP, ip->size, ip->mode, ip->vec);     \
+	}                                                                   \
+	static const struct xinsn *st_##space##_vec(struct warp *w,         \
+						    const struct xinsn *ip) \
+	{                                                                   \
+		return st_warp(w, ip, SP, ip->size, ip->vec);               \
+	}                                                                   \
+	static const struct mem_handlers space##_handlers = {               \
+		{ { ld_##space##_01, ld_##space##_02, ld_##space##_04,      \
+		    ld_##space##_08 },                                      \
+		  { ld_##space##_11, ld_##space##_12, ld_##space##_14,      \
+		    ld_##space##_08 } },                                    \
+		{ st_##space##_1, st_##space##_2, st_##space##_4,           \
+		  st_##space##_8 },                                         \
+		ld_##space##_vec, st_##space##_vec,                         \
+	};
+
+struct mem_handlers {
+	xhandler ld[2][4];	/* [signed][log2 size] */
+	xhandler st[4];
+	xhandler ld_vec, st_vec;
+};
+
+DEF_SPACE(global, XS_GLOBAL)
+DEF_SPACE(shared, XS_SHARED)
+DEF_SPACE(local, XS_LOCAL)
+DEF_SPACE(kparam, XS_KPARAM)
+
+static const struct mem_handlers *const space_handlers[] = {
+	&global_handlers, &shared_handlers, &local_handlers, &kparam_handlers
+};
+
+/*
+ * A load from one address for the whole warp (a kernel parameter, a
+ * constant or shared variable by name): read once, given to every lane.
+ */
+static const struct xinsn *ld_uniform(struct warp *w, const struct xinsn *ip)
+{
+	uint32_t m = xmask(w, ip);
+	if (m) {
+		uint32_t first = (uint32_t)__builtin_ctz(m);
+		unsigned size = ip->size, n = ip->vec;
+		const xref *dst = n > 1 ? (const xref *)ip->aux : &ip->d;
+		uint64_t addr = xr(w, ip->a)[first] + (uint64_t)ip->imm;
+		const uint8_t *p = mem_host(w, ip, (enum xspace)ip->space,
+					    first, addr, size * n, false);
+		if (!p)
+			return NULL;
+		for (unsigned i = 0; i < n; i++) {
+			uint64_t v = load(p + i * size, size, ip->mode);
+			uint64_t *d = xr(w, dst[i]);
+			LANE_LOOP(m, d[l] = v);
+		}
+	}
+	if (ip->mode16 == MOD_ACQUIRE)
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	return ip + 1;
+}
+
+/* The handler of a load or store of @n elements of @size bytes. */
+static xhandler ldst_handler(enum xspace sp, bool is_store, unsigned size,
+			     unsigned n, bool sign, bool uniform)
+{
+	const struct mem_handlers *h = space_handlers[sp];
+	unsigned log2 = (unsigned)__builtin_ctz(size);
+	if (uniform && !is_store && sp != XS_LOCAL)
+		return ld_uniform;
+	if (n > 1)
+		return is_store ? h->st_vec : h->ld_vec;
+	return is_store ? h->st[log2] : h->ld[sign][log2];
+}
 
 /* ---- cvta, isspacep ---- */
 
@@ -220,6 +478,17 @@ static const struct xinsn *x_cvta(struct warp *w, const struct xinsn *ip)
 			a = (uint32_t)a;
 		d[l] = to_space ? a - base : a + base;
 	}
+	return ip + 1;
+}
+
+/* cvta of global addresses: the address itself, either way. */
+static const struct xinsn *x_cvta_global(struct warp *w,
+					 const struct xinsn *ip)
+{
+	uint32_t m = xmask(w, ip);
+	uint64_t *d = xr(w, ip->d);
+	const uint64_t *pa = xr(w, ip->a);
+	LANE_LOOP(m, d[l] = pa[l]);
 	return ip + 1;
 }
 
@@ -328,7 +597,10 @@ static bool lower_ldst(struct lower_ctx *c, const struct ir_insn *in,
 	if (n > 1 ? !vector_refs(c, val, n, !is_store, t, &vec) :
 		    !(is_store ? ref_src(c, val, t, &v) : ref_dst(c, val, &v)))
 		return false;
-	struct xinsn *x = emit(c, is_store ? st_handlers[sp] : ld_handlers[sp]);
+	bool sign = ptx_type_is_signed(t) && size < 8;
+	bool uniform = (base & 3) == SEL_ABS && !frame_rel;
+	struct xinsn *x = emit(c, ldst_handler(sp, is_store, size, n, sign,
+					       uniform));
 	if (!x)
 		return lower_nomem(c);
 	x->a = base;
@@ -337,7 +609,8 @@ static bool lower_ldst(struct lower_ctx *c, const struct ir_insn *in,
 	x->size = (uint8_t)size;
 	x->vec = (uint8_t)n;
 	x->aux = vec;
-	x->mode = ptx_type_is_signed(t);
+	x->mode = sign;
+	x->space = (uint8_t)sp;
 	x->mode16 = in->sem;
 	if (is_store)
 		x->b = v;
@@ -365,7 +638,9 @@ static bool lower_ldst_b128(struct lower_ctx *c, const struct ir_insn *in,
 	    !ref_src(c, val, PTX_T_B64, &vec[0]))
 		return false;
 	vec[1] = vec[0] + LANE_BYTES;
-	struct xinsn *x = emit(c, is_store ? st_handlers[sp] : ld_handlers[sp]);
+	bool uniform = (base & 3) == SEL_ABS && !frame_rel;
+	struct xinsn *x = emit(c, ldst_handler(sp, is_store, 8, 2, false,
+					       uniform));
 	if (!x)
 		return lower_nomem(c);
 	x->a = base;
@@ -375,6 +650,7 @@ static bool lower_ldst_b128(struct lower_ctx *c, const struct ir_insn *in,
 	x->vec = 2;
 	x->aux = vec;
 	x->mode16 = in->sem;
+	x->space = (uint8_t)sp;
 	return true;
 }
 
@@ -428,12 +704,15 @@ bool lower_mem(struct lower_ctx *c, const struct ir_insn *in)
 	case OP_ST:
 		return lower_ldst(c, in, true);
 	case OP_CVTA:
-	case OP_ISSPACEP:
-		if (!emit_alu(c, in, in->op == OP_CVTA ? x_cvta : x_isspacep,
-			      t, 1))
+	case OP_ISSPACEP: {
+		enum xspace sp = space_class(c, in->space);
+		xhandler h = in->op == OP_ISSPACEP ? x_isspacep :
+			     sp == XS_GLOBAL ? x_cvta_global : x_cvta;
+		if (!emit_alu(c, in, h, t, 1))
 			return false;
-		last_emitted(c)->mode = (uint8_t)space_class(c, in->space);
+		last_emitted(c)->mode = (uint8_t)sp;
 		return true;
+	}
 	case OP_PREFETCH:
 	case OP_PREFETCHU:
 		return emit(c, x_nop) ? true : lower_nomem(c);

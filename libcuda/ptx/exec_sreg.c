@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * Special registers: each one a program uses gets a slot (32 lanes) in
- * every warp's special-register block, filled when the warp starts;
- * clocks and timers are re-read by x_refresh_sreg before each use.
+ * every warp's special-register block; a warp's start fills the slots
+ * its kernel reads; clocks and timers are re-read by x_refresh_sreg
+ * before each use.
  */
 #include "lower.h"
 
@@ -59,15 +60,28 @@ static void fill_lanes(uint64_t *d, uint64_t v)
 		d[l] = v;
 }
 
+/* %tid.x, .y or .z of each lane: counted up from the warp's first
+ * thread, not divided out per lane. */
 static void fill_tid(const struct warp *w, uint64_t *d, unsigned comp)
 {
 	const uint32_t *b = w->cta->rt.launch->block;
+	uint32_t t = w->index * WARP_SIZE;
+	uint32_t x = t % b[0], y = t / b[0] % b[1], z = t / (b[0] * b[1]);
+	if (x + WARP_SIZE <= b[0]) {	/* the warp within one row */
+		uint32_t v = comp == 1 ? y : z;
+		for (uint32_t l = 0; l < WARP_SIZE; l++)
+			d[l] = comp == 0 ? x + l : v;
+		return;
+	}
 	for (uint32_t l = 0; l < WARP_SIZE; l++) {
-		uint32_t t = w->index * WARP_SIZE + l;
-		uint32_t v = comp == 0 ? t % b[0] :
-			     comp == 1 ? t / b[0] % b[1] :
-					 t / (b[0] * b[1]);
-		d[l] = v;
+		d[l] = comp == 0 ? x : comp == 1 ? y : z;
+		if (++x < b[0])
+			continue;
+		x = 0;
+		if (++y < b[1])
+			continue;
+		y = 0;
+		z++;
 	}
 }
 
@@ -84,13 +98,15 @@ static void fill_lanemask(uint64_t *d, unsigned sreg)
 	}
 }
 
+/* Fills the slots the kernel reads; clocks are read at each use. */
 void sreg_fill(struct warp *w)
 {
-	const struct ptx_program *prog = w->cta->rt.kernel->prog;
-	for (uint32_t i = 0; i < prog->interp->nsreg_slots; i++) {
-		uint64_t *d = (uint64_t *)(w->sregs + i * LANE_BYTES);
-		unsigned sreg = prog->interp->sreg_slots[i].sreg;
-		unsigned comp = prog->interp->sreg_slots[i].comp;
+	const struct ptx_kernel *k = w->cta->rt.kernel;
+	const struct sreg_slot *slots = k->prog->interp->sreg_slots;
+	for (uint32_t i = 0; i < k->interp->nsreg_used; i++) {
+		uint32_t slot = k->interp->sreg_used[i];
+		uint64_t *d = (uint64_t *)(w->sregs + slot * LANE_BYTES);
+		unsigned sreg = slots[slot].sreg, comp = slots[slot].comp;
 		if (sreg == SREG_TID) {
 			fill_tid(w, d, comp);
 		} else if (sreg == SREG_LANEID) {
@@ -99,8 +115,6 @@ void sreg_fill(struct warp *w)
 		} else if (sreg >= SREG_LANEMASK_EQ &&
 			   sreg <= SREG_LANEMASK_GT) {
 			fill_lanemask(d, sreg);
-		} else if (sreg_is_dynamic(sreg)) {
-			fill_lanes(d, rt_sreg_clock(sreg));
 		} else {
 			fill_lanes(d, rt_sreg(&w->cta->rt,
 						 warp_thread(w, 0), sreg, comp));

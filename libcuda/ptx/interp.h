@@ -129,6 +129,18 @@ struct interp_kernel {
 	uint32_t nfuncs;
 	struct xfunc *entry;
 	uint64_t regs_stride;		/* per-warp register bytes */
+	/* the special-register slots its code reads (not clocks, which
+	 * are read at each use): the ones a warp's start fills */
+	uint32_t *sreg_used;
+	uint32_t nsreg_used;
+	struct vec sreg_build;		/* sreg_used while lowering */
+	/* byte ranges of the entry's frame a warp's start zeroes */
+	struct zero_range *zero;
+	uint32_t nzero;
+};
+
+struct zero_range {
+	uint32_t off, len;
 };
 
 /* Special-register slots: program-wide numbering of the ones used. */
@@ -218,9 +230,14 @@ struct warp {
 
 
 
+/* Launch ranges remembered per global memory instruction (exec_mem.c). */
+#define RANGE_HINTS 16
+
 struct cta {
 	struct rt_cta rt;	/* what the run-time helpers see */
 	struct warp *warps;
+	/* the range each global access last fell in, by instruction */
+	const struct ptx_mem_range *range_hint[RANGE_HINTS];
 	struct rt_barrier bars[RT_MAX_BARRIERS];
 	uint32_t live_warps;
 	bool located;		/* the fault message names its instruction */
@@ -295,6 +312,16 @@ const struct xinsn *xfault(struct warp *w, const struct xinsn *ip,
 /* Memory checks (exec_mem.c), used by atomics too. */
 uint8_t *mem_host(struct warp *w, const struct xinsn *ip, enum xspace sp,
 		  uint32_t lane, uint64_t addr, unsigned size, bool write);
+
+/*
+ * One check of a whole warp's access: whether the access of @size bytes
+ * of every lane of @m at address ip->a + ip->imm (+ the frame base) is
+ * valid in @sp; if so, lane l's address a is at host address
+ * *@base + l * *@step + a. False faults nothing: check lane by lane.
+ */
+bool mem_span(struct warp *w, const struct xinsn *ip, enum xspace sp,
+	      uint32_t m, unsigned size, bool write, uintptr_t *base,
+	      uint64_t *step);
 
 /* ---- scheduling (sched.c) ---- */
 

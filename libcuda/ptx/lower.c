@@ -309,6 +309,20 @@ static bool ref_symbol_value(struct lower_ctx *c, const struct ir_operand *o,
 
 const struct xinsn *x_refresh_sreg(struct warp *w, const struct xinsn *ip);
 
+/* Notes that the kernel reads slot @slot, for warps to fill it. */
+static bool note_sreg_use(struct lower_ctx *c, uint32_t slot)
+{
+	struct vec *v = &c->kernel->interp->sreg_build;
+	for (size_t i = 0; i < v->len; i++)
+		if (VEC_AT(*v, uint32_t, i) == slot)
+			return true;
+	uint32_t *e = vec_push(v, sizeof(*e));
+	if (!e)
+		return lower_nomem(c);
+	*e = slot;
+	return true;
+}
+
 bool ref_src(struct lower_ctx *c, const struct ir_operand *o, unsigned type,
 	     xref *out)
 {
@@ -328,14 +342,15 @@ bool ref_src(struct lower_ctx *c, const struct ir_operand *o, unsigned type,
 		if (slot == UINT32_MAX)
 			return lower_nomem(c);
 		*out = (xref)slot * LANE_BYTES | SEL_SREG;
-		if (sreg_is_dynamic(o->reg)) {
-			struct xinsn *x = emit(c, x_refresh_sreg);
-			if (!x)
-				return lower_nomem(c);
-			x->guard = 0;
-			x->d = *out;
-			x->imm = o->reg;
-		}
+		if (!sreg_is_dynamic(o->reg))
+			return note_sreg_use(c, slot);
+		/* clocks: read again at each use */
+		struct xinsn *x = emit(c, x_refresh_sreg);
+		if (!x)
+			return lower_nomem(c);
+		x->guard = 0;
+		x->d = *out;
+		x->imm = o->reg;
 		return true;
 	}
 	case OPND_IMM:
@@ -490,6 +505,21 @@ static lower_fn family(const struct ir_insn *in)
 		return lower_matrix;
 	default:
 		return NULL;
+	}
+}
+
+bool insn_lane_local(const struct ir_insn *in)
+{
+	lower_fn f = family(in);
+	if (f == lower_int || f == lower_float || f == lower_cmp ||
+	    f == lower_cvt || f == lower_mov || f == lower_video)
+		return true;
+	switch (in->op) {
+	case OP_LD: case OP_LDU: case OP_ST: case OP_CVTA: case OP_BRA:
+	case OP_RET: case OP_EXIT:
+		return true;
+	default:
+		return false;
 	}
 }
 
@@ -724,7 +754,12 @@ bool interp_lower_kernel(struct ptx_kernel *k, struct msgbuf *log,
 			       .f = k->sym->func, .m = k->sym->module };
 	const struct xfunc *xf = lower_function(&c, k->sym);
 	ik->entry = (struct xfunc *)xf;
-	bool ok = xf && lower_register_stack(&c);
+	bool ok = xf && lower_register_stack(&c) && lower_start_zeroing(&c);
+	ik->nsreg_used = (uint32_t)ik->sreg_build.len;
+	ik->sreg_used = vec_to_arena(&ik->sreg_build, sizeof(uint32_t),
+				     &prog->arena);
+	if (ik->nsreg_used && !ik->sreg_used)
+		ok = false;
 	if (!ok) {
 		*status = c.status ? c.status : PTX_ERR_NO_MEMORY;
 		k->interp = NULL;

@@ -82,6 +82,10 @@ uint32_t lower_label_block(const struct lower_ctx *c, uint32_t label);
 /* Register frames of the interpreter (lower_frame.c). */
 bool lower_frame_registers(struct lower_ctx *c);
 bool lower_register_stack(struct lower_ctx *c);
+/* What a warp's start zeroes of the entry's frame (interp_kernel.zero). */
+bool lower_start_zeroing(struct lower_ctx *c);
+/* Whether @in reads and writes only its own lane's registers (lower.c). */
+bool insn_lane_local(const struct ir_insn *in);
 
 bool sreg_is_dynamic(unsigned sreg);
 /* A call to a PTX function (aux is its struct xcall). */

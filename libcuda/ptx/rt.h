@@ -70,6 +70,15 @@ bool rt_vfault(struct rt_cta *c, enum ptx_fault_kind kind, uint32_t thread,
  */
 uint8_t *rt_global(struct rt_cta *c, uint32_t thread, uint64_t addr,
 		   unsigned size, bool write);
+/*
+ * The launch range (writable if @write) holding accesses of @size bytes
+ * at every address from @lo to @hi, or NULL: none, or the launch has no
+ * ranges. Does not fault (the caller then checks each address with
+ * rt_global) nor check alignment. For one check per warp access.
+ */
+const struct ptx_mem_range *rt_global_span(struct rt_cta *c, uint64_t lo,
+					   uint64_t hi, unsigned size,
+					   bool write);
 uint8_t *rt_shared(struct rt_cta *c, uint32_t thread, uint64_t addr,
 		   unsigned size);
 /* @addr: offset in @thread's own local stack. */

@@ -94,6 +94,25 @@ uint8_t *rt_global(struct rt_cta *c, uint32_t thread, uint64_t addr,
 	return (uint8_t *)(uintptr_t)addr;
 }
 
+const struct ptx_mem_range *rt_global_span(struct rt_cta *c, uint64_t lo,
+					   uint64_t hi, unsigned size,
+					   bool write)
+{
+	const struct ptx_mem_range *r = c->last_range;
+	uint64_t end = hi + size;
+	if (end < hi || !c->launch->ranges)
+		return NULL;
+	if (!r || lo < r->start || end > r->end) {
+		r = find_range(c->launch, lo, 1);
+		if (!r || end > r->end)
+			return NULL;
+	}
+	if (write && !r->writable)
+		return NULL;
+	c->last_range = r;
+	return r;
+}
+
 static uint8_t *window_fault(struct rt_cta *c, uint32_t thread,
 			     uint64_t addr, const char *space, uint64_t limit)
 {

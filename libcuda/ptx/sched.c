@@ -145,8 +145,10 @@ void warp_finish(struct warp *w)
 	w->state = WARP_DONE;
 	w->live = 0;
 	cta->live_warps--;
+	/* fewer live threads may complete a barrier some have reached */
 	for (uint32_t id = 0; id < RT_MAX_BARRIERS; id++)
-		barrier_check(cta, id);
+		if (cta->bars[id].arrived)
+			barrier_check(cta, id);
 }
 
 /* ---- set-up ---- */
@@ -249,7 +251,9 @@ static void init_warp(struct cta *cta, struct warp *w, uint32_t index)
 	w->base[SEL_SREG] = (uintptr_t)w->sregs;
 	w->base[SEL_ABS] = 0;
 	w->base[3] = 0;
-	memset(w->regs, 0, k->interp->entry->frame_size);
+	for (uint32_t i = 0; i < k->interp->nzero; i++)
+		memset(w->regs + k->interp->zero[i].off, 0,
+		       k->interp->zero[i].len);
 	for (uint32_t l = 0; l < WARP_SIZE; l++)
 		w->lane_local[l] = cta->rt.local + (first + l) * k->layout.local_stride;
 	w->bar_dst = 0;

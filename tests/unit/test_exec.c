@@ -890,6 +890,102 @@ static bool test_fault_edges(void)
 	return ok;
 }
 
+/*
+ * A warp access with two bad lanes, the later lane at the lower address:
+ * the fault names the first bad lane and its address (the interpreter
+ * checks a whole warp's addresses at once, and must still), and the
+ * lanes before it did their stores. Global stores, global loads, shared
+ * stores; the second warp is never reached.
+ */
+static bool test_fault_first_lane(void)
+{
+	static const char text[] =
+		HEAD ".visible .entry fl(.param .u64 p, .param .u32 mode)\n{\n"
+		"\t.shared .align 4 .b8 sh[256];\n\t.reg .pred %q<4>;\n"
+		"\t.reg .b32 %r<8>;\n\t.reg .b64 %rd<4>;\n"
+		"\tld.param.u64 %rd1, [p];\n\tld.param.u32 %r1, [mode];\n"
+		"\tmov.u32 %r2, %tid.x;\n\tmul.wide.u32 %rd2, %r2, 4;\n"
+		"\tshl.b32 %r4, %r2, 2;\n"
+		"\tsetp.eq.u32 %q1, %r2, 9;\n\tsetp.eq.u32 %q2, %r2, 20;\n"
+		"\t@%q1 add.s64 %rd2, %rd2, 1099511627776;\n"
+		"\t@%q2 add.s64 %rd2, %rd2, 549755813888;\n"
+		"\t@%q1 mov.u32 %r4, 1000;\n\t@%q2 mov.u32 %r4, 600;\n"
+		"\tadd.s64 %rd3, %rd1, %rd2;\n\tmov.u32 %r5, sh;\n"
+		"\tadd.s32 %r5, %r5, %r4;\n"
+		"\tsetp.eq.u32 %q3, %r1, 1;\n\t@%q3 bra LD;\n"
+		"\tsetp.eq.u32 %q3, %r1, 2;\n\t@%q3 bra SH;\n"
+		"\tst.global.u32 [%rd3], %r2;\n\tret;\n"
+		"LD:\tld.global.u32 %r6, [%rd3];\n\tret;\n"
+		"SH:\tst.shared.u32 [%r5], %r2;\n\tret;\n}\n";
+	const char *texts[] = { text }, *names[] = { "first_lane.ptx" };
+	char log[256];
+	struct ptx_program *p = NULL;
+	bool ok = build_texts(texts, names, 1, &p, log, sizeof(log)) == PTX_OK;
+	uint32_t *buf = test_alloc(256);
+	struct launch_cfg cfg = cfg_1d(1, 64);
+	struct ptx_fault f;
+	uint32_t mode = 0;
+	const void *args[] = { &buf, &mode };
+	uint64_t bad = (uintptr_t)buf + (1ull << 40) + 36;
+	ok = ok && !run(p, "fl", &cfg, args, &f) &&
+	     f.kind == PTX_FAULT_UNMAPPED && f.addr == bad &&
+	     f.thread[0] == 9;
+	for (uint32_t i = 0; ok && i < 9; i++)
+		ok = buf[i] == i;
+	mode = 1;
+	ok = ok && !run(p, "fl", &cfg, args, &f) &&
+	     f.kind == PTX_FAULT_UNMAPPED && f.addr == bad &&
+	     f.thread[0] == 9;
+	mode = 2;
+	ok = ok && !run(p, "fl", &cfg, args, &f) &&
+	     f.kind == PTX_FAULT_UNMAPPED && f.addr == 1000 &&
+	     f.thread[0] == 9;
+	if (!ok)
+		tap_diag("fault kind %d thread %u addr 0x%llx: %s", f.kind,
+			 f.thread[0], (unsigned long long)f.addr, f.message);
+	ptx_program_destroy(p);
+	return ok;
+}
+
+/*
+ * Registers start at zero in every CTA, also those only some paths
+ * write (the interpreter zeroes just the registers live at the entry,
+ * lower_frame.c): CTA 0 writes %r3, %r4 (lane 1 only) and %q2, CTA 1
+ * none of them, after CTA 0 ran in the same worker.
+ */
+static bool test_registers_start_zero(void)
+{
+	static const char text[] =
+		HEAD ".visible .entry uz(.param .u64 p)\n{\n"
+		"\t.reg .pred %q<3>;\n\t.reg .b32 %r<8>;\n\t.reg .b64 %rd<4>;\n"
+		"\tld.param.u64 %rd1, [p];\n\tmov.u32 %r1, %tid.x;\n"
+		"\tmov.u32 %r2, %ctaid.x;\n\tsetp.eq.u32 %q1, %r2, 0;\n"
+		"\t@%q1 bra W;\n\tbra R;\n"
+		"W:\tmov.u32 %r3, 99;\n\tsetp.eq.u32 %q2, %r1, 1;\n"
+		"\t@%q2 mov.u32 %r4, 55;\n"
+		"R:\tadd.u32 %r5, %r3, %r4;\n\tselp.u32 %r6, 1000, 0, %q2;\n"
+		"\tadd.u32 %r5, %r5, %r6;\n\tmad.lo.u32 %r7, %r2, 32, %r1;\n"
+		"\tmul.wide.u32 %rd2, %r7, 4;\n\tadd.s64 %rd3, %rd1, %rd2;\n"
+		"\tst.global.u32 [%rd3], %r5;\n\tret;\n}\n";
+	const char *texts[] = { text }, *names[] = { "zero.ptx" };
+	char log[256];
+	struct ptx_program *p = NULL;
+	bool ok = build_texts(texts, names, 1, &p, log, sizeof(log)) == PTX_OK;
+	uint32_t *buf = test_alloc(64 * 4);
+	struct launch_cfg cfg = cfg_1d(2, 32);
+	const void *args[] = { &buf };
+	ok = ok && run_ok(p, "uz", &cfg, args);
+	for (uint32_t i = 0; ok && i < 64; i++) {
+		uint32_t want = i >= 32 ? 0 : i == 1 ? 1154 : 99;
+		if (buf[i] != want) {
+			tap_diag("thread %u: %u, not %u", i, buf[i], want);
+			ok = false;
+		}
+	}
+	ptx_program_destroy(p);
+	return ok;
+}
+
 /* Shared-memory atomics of every integer kind the JIT does as plain
  * read-modify-writes (jit_emit_mem.c), with the old values they return:
  * 64 threads, one CTA. */
@@ -1222,7 +1318,7 @@ static bool test_nan_bits(void)
 
 int main(void)
 {
-	tap_plan(38);
+	tap_plan(40);
 	tap_ok(test_vector_add("vector_add.sm75.ptx"), "vector_add (sm75)");
 	tap_ok(test_vector_add("vector_add.sm90.ptx"), "vector_add (sm90)");
 	tap_ok(test_int32(), "32-bit integer instructions");
@@ -1250,6 +1346,8 @@ int main(void)
 	tap_ok(test_assert(), "assert fault");
 	tap_ok(test_faults(), "memory faults and trap");
 	tap_ok(test_fault_edges(), "shared and global check edges");
+	tap_ok(test_fault_first_lane(), "a warp access faults at its first bad lane");
+	tap_ok(test_registers_start_zero(), "registers start at zero in every CTA");
 	tap_ok(test_shared_rmw(), "shared atomics: min, max, and, or, xor, "
 				  "add.u64");
 	tap_ok(test_kill(), "a killed launch stops in endless loops and barriers");

@@ -16,6 +16,11 @@
  * Numbers only: nothing here fails for being slow.
  *
  * BENCH_INTERP_ALL=1 also runs the interpreter on SGEMM 1024 (minutes).
+ * BENCH_INTERP_ONLY=1 times only C and the interpreter on one thread
+ * (best of 3), with no PoCL, JIT or module loads, in the process's CPU
+ * time rather than wall time (less disturbed by other work on the
+ * machine): for work on the interpreter; BENCH_KERNEL=name runs only
+ * that kernel.
  */
 #include "jit.h"
 #include "ptx.h"
@@ -42,10 +47,13 @@ struct exec {
 	unsigned nranges;
 };
 
+static bool cpu_time;	/* BENCH_INTERP_ONLY: one thread's CPU time */
+
 static double now(void)
 {
 	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(cpu_time ? CLOCK_PROCESS_CPUTIME_ID : CLOCK_MONOTONIC,
+		      &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
@@ -314,10 +322,25 @@ static double pocl_time(const struct pocl_times *pt, int n,
 	return 0;
 }
 
+static bool interp_only(void)
+{
+	const char *e = getenv("BENCH_INTERP_ONLY");
+	return e && *e == '1';
+}
+
 static void measure(struct bench *b, struct exec *jit, struct exec *interp,
 		    const struct pocl_times *pt, int npt, int cpus,
 		    double t[NCOL])
 {
+	if (interp_only()) {
+		memset(t, 0, NCOL * sizeof(t[0]));
+		omp_set_num_threads(1);
+		interp->threads = 1;
+		set_ranges(interp, b);
+		t[C1] = best(b, NULL, 3);
+		t[I1] = b->interp ? best(b, interp, 3) : 0;
+		return;
+	}
 	set_ranges(jit, b);
 	set_ranges(interp, b);
 	for (int c = 0; c < NCOL; c++) {
@@ -544,10 +567,15 @@ int main(int argc, char **argv)
 	FILE *out = fopen(out_path, "w");
 	if (!out)
 		return 1;
-	measure_loads(out, text);
-	int npt = run_pocl(pt, MAX_BENCHES, false);
-	if (run_pocl(pt, MAX_BENCHES, true) != npt)
-		npt = 0;
+	int npt = 0;
+	cpu_time = interp_only();
+	if (!interp_only()) {
+		measure_loads(out, text);
+		npt = run_pocl(pt, MAX_BENCHES, false);
+		if (run_pocl(pt, MAX_BENCHES, true) != npt)
+			npt = 0;
+	}
+	const char *only = getenv("BENCH_KERNEL");
 	/* the runs below compile again: no disk cache of the user's */
 	setenv("CUDA_CACHE_DISABLE", "1", 1);
 	struct bench all[MAX_BENCHES];
@@ -561,9 +589,12 @@ int main(int argc, char **argv)
 	}
 	fprintf(out, "\tjit/c_1t\tjit/c_all\n");
 	printf("  jit/c: 1T  all (%d CPUs)\n", cpus);
-	int wins[2] = { 0, 0 }, runs[2] = { 0, 0 };
+	int wins[2] = { 0, 0 }, runs[2] = { 0, 0 }, ran = 0;
+	double li1 = 0;
 	for (int i = 0; i < n; i++) {
 		double t[NCOL];
+		if (only && strcmp(only, all[i].name))
+			continue;
 		measure(&all[i], &jit, &interp, pt, npt, cpus, t);
 		print_row(out, &all[i], t);
 		count_pocl(t, wins, runs);
@@ -571,6 +602,14 @@ int main(int argc, char **argv)
 			status |= t[c] < 0;
 		lj1 += log(t[J1] / t[C1]);
 		ljn += log(t[JN] / t[CN]);
+		li1 += t[I1] > 0 ? log(t[I1] / t[C1]) : 0;
+		ran += t[I1] > 0;
+	}
+	if (interp_only()) {
+		printf("geomean interp/c: %.2f (1T)\n", exp(li1 / ran));
+		fprintf(out, "geomean_interp\t%.3f\n", exp(li1 / ran));
+		fclose(out);
+		return status;
 	}
 	printf("jit ahead of pocl: %d of %d kernels (1T), %d of %d (all)\n",
 	       wins[0], runs[0], wins[1], runs[1]);

@@ -276,6 +276,9 @@ int main(int argc, char **argv)
 	char log[2048];
 	struct ptx_source src = { text, text ? strlen(text) : 0, BENCH_PTX };
 	struct ptx_program *prog = NULL;
+	/* the interpreter's benchmark: the JIT would run these kernels by
+	 * default, and count no lane-instructions */
+	setenv("VCUDA_EXECUTOR", "interp", 1);
 	if (!text || ptx_program_build(&src, 1, &prog, log, sizeof(log))) {
 		fprintf(stderr, "interp-bench: %s: %s\n", BENCH_PTX,
 			text ? log : "cannot read");
