@@ -118,4 +118,18 @@ struct CUstream_st *per_thread_stream(struct CUctx_st *ctx);
 /* Forgets @ctx's per-thread streams (they go with its other streams). */
 void per_thread_streams_ctx_gone(struct CUctx_st *ctx);
 
+/*
+ * Marks the calling thread as inside a _ptds form (sync_per_thread.c)
+ * until per_thread_sync_end(); returns the mark it had, to restore.
+ */
+bool per_thread_sync_begin(void);
+void per_thread_sync_end(bool was);
+/*
+ * What a synchronous copy or set waits for before the CPU does it: the
+ * whole of @ctx (the legacy stream's call, vcuda waiting for more than
+ * the blocking streams); inside a _ptds form the thread's per-thread
+ * stream and the legacy stream it follows.
+ */
+CUresult sync_call_wait(struct CUctx_st *ctx);
+
 #endif
