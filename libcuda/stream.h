@@ -31,8 +31,17 @@ struct timeline_point {
 #define STREAM_MAX_PENDING_WAITS 32
 #define STREAM_MAX_FOLLOWS 8
 
+/*
+ * A stream lives while it is referenced: its creator's reference, dropped
+ * when it is destroyed (stream_life.c), and one taken by each call that
+ * uses it (stream_hold) and by each walk over its context's streams
+ * (ctx_synchronize), so that destroying a stream another thread is using
+ * frees nothing under that thread. The last reference waits for the
+ * stream's work, then destroys its queues and timelines and frees it.
+ */
 struct CUstream_st {
 	struct CUctx_st *ctx;
+	unsigned int refs;		/* atomic */
 	uint32_t compute_queue;
 	uint32_t copy_queue;		/* 0 until the first copy */
 	uint32_t syncobj;
@@ -72,18 +81,29 @@ struct CUstream_st {
 CUresult stream_create(struct CUctx_st *ctx, unsigned int flags, int priority,
 		       struct CUstream_st **out);
 /*
- * A stream's end in two steps (stream_life.c's stream_destroy runs them):
- * close unlinks it from its context, destroys its queues (cancelling what
- * is left) and frees its launch records; free releases the memory.
+ * A stream's end (stream_life.c's stream_destroy): unlink takes it off its
+ * context's list, so no later walk finds it; stream_put then drops the
+ * creator's reference.
  */
-void stream_close(struct CUstream_st *stream);
-void stream_free(struct CUstream_st *stream);
+void stream_unlink(struct CUstream_st *stream);
+
+/* Takes a reference to @stream, which the caller knows to be alive. */
+struct CUstream_st *stream_get(struct CUstream_st *stream);
+/* Drops one; the last releases the stream (see struct CUstream_st). */
+void stream_put(struct CUstream_st *stream);
 
 /* @priority within the range vcuda's streams have. */
 int stream_clamp_priority(int priority);
 
 /* The stream a handle names in @ctx (0 and the special handles included). */
 struct CUstream_st *stream_resolve(struct CUctx_st *ctx, CUstream handle);
+/*
+ * The same, referenced for the caller's use (stream_put when done): a
+ * thread destroying the stream meanwhile frees nothing under the caller.
+ * Using a handle whose destruction has returned stays undefined, as in
+ * CUDA.
+ */
+struct CUstream_st *stream_hold(struct CUctx_st *ctx, CUstream handle);
 
 /*
  * Submits one job of @count commands to @stream's queue for @engine, after

@@ -76,15 +76,8 @@ static void thread_exit(void *unused)
 	pthread_mutex_unlock(&pts_lock);
 	for (e = mine; e; e = next) {
 		next = e->next_mine;
-		/*
-		 * Not under another thread's ctx_synchronize walk: it may be
-		 * waiting for this very stream. Streams the program or libcuda
-		 * destroys go without the lock (a conditional node's step
-		 * destroys its own while a cuCtxSynchronize waits for it).
-		 */
-		pthread_rwlock_wrlock(&e->ctx->streams_walk);
+		/* A cuCtxSynchronize walking it holds it: it goes after. */
 		stream_destroy(e->stream);
-		pthread_rwlock_unlock(&e->ctx->streams_walk);
 		pthread_mutex_lock(&pts_lock);
 		unlink_entry(&dying, e);
 		pthread_cond_broadcast(&pts_destroyed);

@@ -33,6 +33,11 @@ $(B)/tests/api/user_object_api: $(TOP)/tests/api/user_object_api.c $(LIBCUDART)
 	$(call quiet,CC,$@)$(CC) $(USER_CFLAGS) -o $@ $< -L$(B)/lib -lcuda -lcudart \
 		-lpthread
 
+API_TESTS += $(B)/tests/api/stream_race_api
+$(B)/tests/api/stream_race_api: $(TOP)/tests/api/stream_race_api.c $(LIBCUDA)
+	@mkdir -p $(@D)
+	$(call quiet,CC,$@)$(CC) $(USER_CFLAGS) -o $@ $< -L$(B)/lib -lcuda -lpthread
+
 # The CUDA tests, built twice: as nvcc builds by default (NVIDIA's static
 # runtime, build/tests/api/) and against our libcudart (build/tests/api-shared/).
 API_CU_TESTS := runtime_api stream_api limits_api memory_api legacy_api \
