@@ -19,10 +19,19 @@
 #define PRIORITY_LEAST 0
 #define PRIORITY_GREATEST -1
 
-static uint32_t queue_priority(int priority)
+/* The level of queues (struct CUstream_st) work of @priority goes to. */
+static unsigned int queue_level(int priority)
 {
-	return priority < 0 ? DRM_VCUDA_QUEUE_PRIORITY_HIGH
-			    : DRM_VCUDA_QUEUE_PRIORITY_NORMAL;
+	return priority < 0 ? 1 : 0;
+}
+
+static const uint32_t level_priority[STREAM_LEVELS] = {
+	DRM_VCUDA_QUEUE_PRIORITY_NORMAL, DRM_VCUDA_QUEUE_PRIORITY_HIGH,
+};
+
+static unsigned int engine_index(uint32_t engine)
+{
+	return engine == DRM_VCUDA_ENGINE_COMPUTE ? 0 : 1;
 }
 
 int stream_clamp_priority(int priority)
@@ -53,9 +62,10 @@ CUresult stream_create(struct CUctx_st *ctx, unsigned int flags, int priority,
 			kmd_syncobj_destroy(fd, s->syncobj);
 	}
 	if (!err) {
+		/* The first queue now: a stream that cannot be made fails. */
 		err = kmd_queue_create(fd, ctx->ctx_id, DRM_VCUDA_ENGINE_COMPUTE,
-				       queue_priority(priority),
-				       &s->compute_queue);
+				       level_priority[queue_level(s->priority)],
+				       &s->queues[0][queue_level(s->priority)]);
 		if (err) {
 			kmd_syncobj_destroy(fd, s->syncobj);
 			kmd_syncobj_destroy(fd, s->wait_syncobj);
@@ -173,17 +183,20 @@ static void implicit_waits(struct CUstream_st *s, struct job_syncs *js)
 	pthread_mutex_unlock(&ctx->lock);
 }
 
-/* The queue for @engine, created on first use; 0 on failure. */
+/*
+ * The queue for @engine at the stream's priority, created on first use;
+ * 0 on failure. Under @s->lock.
+ */
 static uint32_t queue_for(struct CUstream_st *s, uint32_t engine)
 {
-	if (engine == DRM_VCUDA_ENGINE_COMPUTE)
-		return s->compute_queue;
-	if (!s->copy_queue &&
-	    kmd_queue_create(s->ctx->dev->fd, s->ctx->ctx_id,
-			     DRM_VCUDA_ENGINE_COPY, queue_priority(s->priority),
-			     &s->copy_queue))
+	unsigned int level = queue_level(s->priority);
+	uint32_t *queue = &s->queues[engine_index(engine)][level];
+
+	if (!*queue &&
+	    kmd_queue_create(s->ctx->dev->fd, s->ctx->ctx_id, engine,
+			     level_priority[level], queue))
 		return 0;
-	return s->copy_queue;
+	return *queue;
 }
 
 CUresult stream_submit(struct CUstream_st *s, uint32_t engine,
@@ -369,9 +382,10 @@ static void stream_release(struct CUstream_st *s)
 	/* Work a holder queued after the destruction completes first. */
 	stream_wait_idle(s);
 	free(s->capture_deps);
-	kmd_queue_destroy(fd, s->compute_queue);
-	if (s->copy_queue)
-		kmd_queue_destroy(fd, s->copy_queue);
+	for (unsigned int e = 0; e < STREAM_ENGINES; e++)
+		for (unsigned int l = 0; l < STREAM_LEVELS; l++)
+			if (s->queues[e][l])
+				kmd_queue_destroy(fd, s->queues[e][l]);
 	kmd_syncobj_destroy(fd, s->syncobj);
 	kmd_syncobj_destroy(fd, s->wait_syncobj);
 	/* Whatever is left (a fault) was cancelled with the queues. */

@@ -4,6 +4,10 @@
  * plus one timeline syncobj. Every submission signals the next point of
  * the timeline, so "is the stream done up to here" is a syncobj wait,
  * and work on one queue waits for the stream's earlier work on the other.
+ * A kernel queue's priority is fixed when it is made: a stream whose
+ * priority changes (cuStreamSetAttribute) submits to queues of the new
+ * priority from then on, made at first use, in order through the same
+ * timeline.
  */
 #ifndef VCUDA_STREAM_H
 #define VCUDA_STREAM_H
@@ -28,6 +32,8 @@ struct timeline_point {
 	uint64_t point;
 };
 
+#define STREAM_ENGINES 2		/* compute, copy */
+#define STREAM_LEVELS 2			/* priority 0, priority -1 */
 #define STREAM_MAX_PENDING_WAITS 32
 #define STREAM_MAX_FOLLOWS 8
 
@@ -42,14 +48,14 @@ struct timeline_point {
 struct CUstream_st {
 	struct CUctx_st *ctx;
 	unsigned int refs;		/* atomic */
-	uint32_t compute_queue;
-	uint32_t copy_queue;		/* 0 until the first copy */
+	/* Kernel queues per engine and priority level, 0 until used. */
+	uint32_t queues[STREAM_ENGINES][STREAM_LEVELS];
 	uint32_t syncobj;
 	unsigned int flags;
-	int priority;
 	struct launch_attrs attrs;	/* cuStreamSetAttribute's (not priority) */
 
 	pthread_mutex_t lock;		/* everything below */
+	int priority;			/* the queues' level for new work */
 	uint64_t submitted;		/* last timeline point submitted */
 	uint32_t last_queue;		/* queue of that submission */
 	struct launch_record *pending_head, *pending_tail;

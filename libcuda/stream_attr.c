@@ -4,7 +4,7 @@
  * cuStreamCopyAttributes): the access policy window, synchronization
  * policy, priority and memory synchronization domains of a stream.
  * Priority is the stream's own (cuStreamGetPriority reports what was
- * set; its kernel queue keeps the priority it was made with); the others
+ * set; the stream's next work goes to queues of that priority); the others
  * are hints kept and reported (launch_attr.h). Captured launches take the
  * stream's values to their kernel nodes (capture.c).
  */

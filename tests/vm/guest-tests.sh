@@ -48,6 +48,8 @@ api_tests() {
 		env LD_LIBRARY_PATH=$B/lib \
 		GLIBC_TUNABLES=glibc.malloc.tcache_count=0:glibc.malloc.perturb=165 \
 		$B/tests/api/stream_race_api
+	run_check "a stream's priority set after its creation" \
+		env LD_LIBRARY_PATH=$B/lib $B/tests/api/stream_priority_api
 }
 
 tools_and_samples() {
