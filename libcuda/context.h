@@ -33,14 +33,15 @@ struct CUctx_st {
 	int is_primary;
 
 	pthread_mutex_t lock;		/* streams list, range snapshot */
-	/*
-	 * Held for reading while ctx_synchronize walks and waits for the
-	 * streams, for writing while a thread's exit destroys its
-	 * per-thread stream: that stream is never freed under the walk.
-	 */
-	pthread_rwlock_t streams_walk;
 	struct CUstream_st *streams;	/* every stream, for synchronize */
 	struct CUstream_st *null_stream;
+	/*
+	 * Streams made and not yet released (stream.c, under @lock): those
+	 * destroyed may live on while another thread holds them, and the
+	 * context's teardown waits for them (@streams_released).
+	 */
+	unsigned int streams_alive;
+	pthread_cond_t streams_released;
 
 	/* Compute engine side: threads that take launches, and the SMs. */
 	struct sm_pool *pool;

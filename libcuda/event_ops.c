@@ -10,6 +10,17 @@
 #include "kmd.h"
 #include "stream.h"
 
+/* Enqueues @op on @hstream, held: another thread may destroy it meanwhile. */
+static CUresult enqueue_held(struct CUctx_st *ctx, CUstream hstream,
+			     const struct stream_op *op)
+{
+	struct CUstream_st *s = stream_hold(ctx, hstream);
+	CUresult res = stream_enqueue(s, op);
+
+	stream_put(s);
+	return res;
+}
+
 /* Records @op->u.event on @s: the event's next point follows @s's work. */
 static CUresult submit_record(struct CUstream_st *s, const struct stream_op *op)
 {
@@ -47,7 +58,7 @@ CUDA_EXPORT CUresult cuEventRecord(CUevent e, CUstream hstream)
 		return res;
 	if (e->ctx != ctx)
 		return CUDA_ERROR_INVALID_HANDLE;
-	return stream_enqueue(stream_resolve(ctx, hstream), &(struct stream_op){
+	return enqueue_held(ctx, hstream, &(struct stream_op){
 		.type = CU_GRAPH_NODE_TYPE_EVENT_RECORD, .u.event = e,
 		.submit = submit_record,
 	});
@@ -107,7 +118,7 @@ CUDA_EXPORT CUresult cuStreamWaitEvent(CUstream hstream, CUevent e,
 	if (flags & ~CU_EVENT_WAIT_EXTERNAL)
 		return CUDA_ERROR_INVALID_VALUE;
 	/* Waiting for an event of a capture joins it (enqueue.c). */
-	return stream_enqueue(stream_resolve(ctx, hstream), &(struct stream_op){
+	return enqueue_held(ctx, hstream, &(struct stream_op){
 		.type = CU_GRAPH_NODE_TYPE_WAIT_EVENT, .u.event = e,
 		.submit = submit_wait,
 	});

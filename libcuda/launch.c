@@ -192,6 +192,7 @@ static CUresult launch_kernel(struct CUfunc_st *f, const uint32_t grid[3],
 			      uint32_t flags)
 {
 	unsigned char *packed;
+	struct CUstream_st *s;
 	struct CUctx_st *ctx;
 	CUresult res = ctx_enter(&ctx);
 
@@ -202,12 +203,14 @@ static CUresult launch_kernel(struct CUfunc_st *f, const uint32_t grid[3],
 		res = launch_pack_params(f, params, extra, &packed);
 	if (res != CUDA_SUCCESS)
 		return res;
-	res = launch_enqueue(stream_resolve(ctx, stream),
-			     &(struct graph_kernel){
+	/* Held: another thread may destroy the stream meanwhile. */
+	s = stream_hold(ctx, stream);
+	res = launch_enqueue(s, &(struct graph_kernel){
 				.func = f, .grid = { grid[0], grid[1], grid[2] },
 				.block = { block[0], block[1], block[2] },
 				.shared = shared, .params = packed,
 			     }, flags);
+	stream_put(s);
 	free(packed);
 	return res;
 }

@@ -61,7 +61,10 @@ static CUresult sync_owner(struct CUctx_st *ctx, uint64_t addr)
 	return ctx_synchronize(alloc.ctx);
 }
 
-/* Synchronizes the current context, the first step of every sync copy. */
+/*
+ * Waits for the current context (a _ptds form: for the thread's per-thread
+ * stream, sync_call_wait), the first step of every sync copy.
+ */
 static CUresult enter_sync_copy_ctx(struct CUctx_st **out)
 {
 	struct CUctx_st *ctx;
@@ -69,7 +72,7 @@ static CUresult enter_sync_copy_ctx(struct CUctx_st **out)
 
 	if (res != CUDA_SUCCESS)
 		return res;
-	res = ctx_synchronize(ctx);
+	res = sync_call_wait(ctx);
 	ctx_flush_printf(ctx);
 	*out = ctx;
 	return res;

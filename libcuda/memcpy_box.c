@@ -208,7 +208,7 @@ static CUresult copy_box_now(const struct box_job *j, struct CUstream_st *s,
 		return stream_submit(s, DRM_VCUDA_ENGINE_COPY, &cmd, 1, NULL,
 				     &point);
 	}
-	res = async ? stream_wait_idle(s) : ctx_synchronize(j->ctx);
+	res = async ? stream_wait_idle(s) : sync_call_wait(j->ctx);
 	if (!async)
 		ctx_flush_printf(j->ctx);
 	if (res == CUDA_SUCCESS)
@@ -224,8 +224,9 @@ static CUresult submit_box(struct CUstream_st *s, const struct stream_op *op)
 }
 
 /*
- * Runs @b on @hstream (asynchronously when @async), or on the legacy
- * default stream after the whole context (synchronous calls).
+ * Runs @b on @hstream (asynchronously when @async), or after the whole
+ * context (synchronous calls; a _ptds form: after the thread's per-thread
+ * stream, sync_call_wait).
  */
 static CUresult run_box(const struct copy_box *b, CUstream hstream, int async)
 {
@@ -361,7 +362,7 @@ static CUresult memset_2d(CUdeviceptr dst, size_t pitch, uint32_t value,
 					},
 					.submit = submit_fill_2d,
 				      });
-	res = ctx_synchronize(ctx);
+	res = sync_call_wait(ctx);
 	if (res == CUDA_SUCCESS)
 		fill_rows_cpu(dst, pitch, value, elem, width, height);
 	return res;

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
 
 #include "api.h"
 #include "context.h"
@@ -18,10 +19,19 @@
 #define PRIORITY_LEAST 0
 #define PRIORITY_GREATEST -1
 
-static uint32_t queue_priority(int priority)
+/* The level of queues (struct CUstream_st) work of @priority goes to. */
+static unsigned int queue_level(int priority)
 {
-	return priority < 0 ? DRM_VCUDA_QUEUE_PRIORITY_HIGH
-			    : DRM_VCUDA_QUEUE_PRIORITY_NORMAL;
+	return priority < 0 ? 1 : 0;
+}
+
+static const uint32_t level_priority[STREAM_LEVELS] = {
+	DRM_VCUDA_QUEUE_PRIORITY_NORMAL, DRM_VCUDA_QUEUE_PRIORITY_HIGH,
+};
+
+static unsigned int engine_index(uint32_t engine)
+{
+	return engine == DRM_VCUDA_ENGINE_COMPUTE ? 0 : 1;
 }
 
 int stream_clamp_priority(int priority)
@@ -41,6 +51,7 @@ CUresult stream_create(struct CUctx_st *ctx, unsigned int flags, int priority,
 	if (!s)
 		return CUDA_ERROR_OUT_OF_MEMORY;
 	s->ctx = ctx;
+	s->refs = 1;			/* the creator's */
 	s->flags = flags;
 	s->priority = stream_clamp_priority(priority);
 	pthread_mutex_init(&s->lock, NULL);
@@ -51,9 +62,10 @@ CUresult stream_create(struct CUctx_st *ctx, unsigned int flags, int priority,
 			kmd_syncobj_destroy(fd, s->syncobj);
 	}
 	if (!err) {
+		/* The first queue now: a stream that cannot be made fails. */
 		err = kmd_queue_create(fd, ctx->ctx_id, DRM_VCUDA_ENGINE_COMPUTE,
-				       queue_priority(priority),
-				       &s->compute_queue);
+				       level_priority[queue_level(s->priority)],
+				       &s->queues[0][queue_level(s->priority)]);
 		if (err) {
 			kmd_syncobj_destroy(fd, s->syncobj);
 			kmd_syncobj_destroy(fd, s->wait_syncobj);
@@ -66,6 +78,7 @@ CUresult stream_create(struct CUctx_st *ctx, unsigned int flags, int priority,
 	pthread_mutex_lock(&ctx->lock);
 	s->next = ctx->streams;
 	ctx->streams = s;
+	ctx->streams_alive++;
 	pthread_mutex_unlock(&ctx->lock);
 	*out = s;
 	return CUDA_SUCCESS;
@@ -170,17 +183,20 @@ static void implicit_waits(struct CUstream_st *s, struct job_syncs *js)
 	pthread_mutex_unlock(&ctx->lock);
 }
 
-/* The queue for @engine, created on first use; 0 on failure. */
+/*
+ * The queue for @engine at the stream's priority, created on first use;
+ * 0 on failure. Under @s->lock.
+ */
 static uint32_t queue_for(struct CUstream_st *s, uint32_t engine)
 {
-	if (engine == DRM_VCUDA_ENGINE_COMPUTE)
-		return s->compute_queue;
-	if (!s->copy_queue &&
-	    kmd_queue_create(s->ctx->dev->fd, s->ctx->ctx_id,
-			     DRM_VCUDA_ENGINE_COPY, queue_priority(s->priority),
-			     &s->copy_queue))
+	unsigned int level = queue_level(s->priority);
+	uint32_t *queue = &s->queues[engine_index(engine)][level];
+
+	if (!*queue &&
+	    kmd_queue_create(s->ctx->dev->fd, s->ctx->ctx_id, engine,
+			     level_priority[level], queue))
 		return 0;
-	return s->copy_queue;
+	return *queue;
 }
 
 CUresult stream_submit(struct CUstream_st *s, uint32_t engine,
@@ -336,7 +352,7 @@ CUresult stream_wait_idle(struct CUstream_st *s)
 	return CUDA_SUCCESS;
 }
 
-void stream_close(struct CUstream_st *s)
+void stream_unlink(struct CUstream_st *s)
 {
 	struct CUctx_st *ctx = s->ctx;
 	struct CUstream_st **link;
@@ -349,39 +365,95 @@ void stream_close(struct CUstream_st *s)
 		}
 	}
 	pthread_mutex_unlock(&ctx->lock);
-	free(s->capture_deps);
-	kmd_queue_destroy(ctx->dev->fd, s->compute_queue);
-	if (s->copy_queue)
-		kmd_queue_destroy(ctx->dev->fd, s->copy_queue);
-	kmd_syncobj_destroy(ctx->dev->fd, s->syncobj);
-	kmd_syncobj_destroy(ctx->dev->fd, s->wait_syncobj);
-	/* Whatever is left was cancelled with the queue. */
-	reap_locked(s, UINT64_MAX);
 }
 
-void stream_free(struct CUstream_st *s)
+struct CUstream_st *stream_get(struct CUstream_st *s)
 {
+	__atomic_add_fetch(&s->refs, 1, __ATOMIC_RELAXED);
+	return s;
+}
+
+/* The last reference: the stream is unlinked and no thread has it. */
+static void stream_release(struct CUstream_st *s)
+{
+	struct CUctx_st *ctx = s->ctx;
+	int fd = ctx->dev->fd;
+
+	/* Work a holder queued after the destruction completes first. */
+	stream_wait_idle(s);
+	free(s->capture_deps);
+	for (unsigned int e = 0; e < STREAM_ENGINES; e++)
+		for (unsigned int l = 0; l < STREAM_LEVELS; l++)
+			if (s->queues[e][l])
+				kmd_queue_destroy(fd, s->queues[e][l]);
+	kmd_syncobj_destroy(fd, s->syncobj);
+	kmd_syncobj_destroy(fd, s->wait_syncobj);
+	/* Whatever is left (a fault) was cancelled with the queues. */
+	reap_locked(s, UINT64_MAX);
 	pthread_mutex_destroy(&s->lock);
 	free(s);
+	pthread_mutex_lock(&ctx->lock);
+	if (--ctx->streams_alive == 0)
+		pthread_cond_broadcast(&ctx->streams_released);
+	pthread_mutex_unlock(&ctx->lock);
+}
+
+void stream_put(struct CUstream_st *s)
+{
+	if (__atomic_sub_fetch(&s->refs, 1, __ATOMIC_ACQ_REL) == 0)
+		stream_release(s);
+}
+
+/* Few streams are held on the stack; more are counted and allocated. */
+#define WALK_ON_STACK 16
+
+/*
+ * Holds every stream of @ctx, into @stack or, when it is too short, into
+ * an allocation returned in @held; returns the count, or -1 without memory.
+ */
+static ssize_t hold_all(struct CUctx_st *ctx, struct CUstream_st ***held,
+			struct CUstream_st **stack)
+{
+	struct CUstream_st *s;
+	size_t n = 0;
+
+	*held = stack;
+	pthread_mutex_lock(&ctx->lock);
+	for (s = ctx->streams; s; s = s->next)
+		n++;
+	if (n > WALK_ON_STACK)
+		*held = malloc(n * sizeof(**held));
+	if (!*held) {
+		pthread_mutex_unlock(&ctx->lock);
+		return -1;
+	}
+	n = 0;
+	/* Linked streams have their creator's reference: all alive. */
+	for (s = ctx->streams; s; s = s->next)
+		(*held)[n++] = stream_get(s);
+	pthread_mutex_unlock(&ctx->lock);
+	return (ssize_t)n;
 }
 
 CUresult ctx_synchronize(struct CUctx_st *ctx)
 {
+	struct CUstream_st *stack[WALK_ON_STACK], **held;
 	CUresult res = CUDA_SUCCESS;
-	struct CUstream_st *s;
+	ssize_t n = hold_all(ctx, &held, stack);
 
-	pthread_rwlock_rdlock(&ctx->streams_walk);
-	pthread_mutex_lock(&ctx->lock);
-	s = ctx->streams;
-	pthread_mutex_unlock(&ctx->lock);
-	/* New streams are added at the head: those walked stay linked. */
-	for (; s; s = s->next) {
-		CUresult r = stream_wait_idle(s);
+	if (n < 0)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	/* Held, not locked: a stream destroyed meanwhile is freed by the
+	 * put here, and its host step may destroy it while we wait. */
+	for (ssize_t i = 0; i < n; i++) {
+		CUresult r = stream_wait_idle(held[i]);
 
 		if (res == CUDA_SUCCESS)
 			res = r;
+		stream_put(held[i]);
 	}
-	pthread_rwlock_unlock(&ctx->streams_walk);
+	if (held != stack)
+		free(held);
 	return res != CUDA_SUCCESS ? res : ctx_check_fault(ctx);
 }
 
@@ -393,6 +465,11 @@ struct CUstream_st *stream_resolve(struct CUctx_st *ctx, CUstream handle)
 	if (handle == CU_STREAM_PER_THREAD)
 		return per_thread_stream(ctx);
 	return handle;
+}
+
+struct CUstream_st *stream_hold(struct CUctx_st *ctx, CUstream handle)
+{
+	return stream_get(stream_resolve(ctx, handle));
 }
 
 CUDA_EXPORT CUresult cuStreamCreateWithPriority(CUstream *out,
@@ -416,6 +493,7 @@ CUDA_EXPORT CUresult cuStreamCreate(CUstream *out, unsigned int flags)
 
 CUDA_EXPORT CUresult cuStreamGetPriority(CUstream handle, int *priority)
 {
+	struct CUstream_st *s;
 	struct CUctx_st *ctx;
 	CUresult res = ctx_enter(&ctx);
 
@@ -423,12 +501,17 @@ CUDA_EXPORT CUresult cuStreamGetPriority(CUstream handle, int *priority)
 		return res;
 	if (!priority)
 		return CUDA_ERROR_INVALID_VALUE;
-	*priority = stream_resolve(ctx, handle)->priority;
+	s = stream_hold(ctx, handle);
+	pthread_mutex_lock(&s->lock);
+	*priority = s->priority;
+	pthread_mutex_unlock(&s->lock);
+	stream_put(s);
 	return CUDA_SUCCESS;
 }
 
 CUDA_EXPORT CUresult cuStreamGetFlags(CUstream handle, unsigned int *flags)
 {
+	struct CUstream_st *s;
 	struct CUctx_st *ctx;
 	CUresult res = ctx_enter(&ctx);
 
@@ -436,7 +519,9 @@ CUDA_EXPORT CUresult cuStreamGetFlags(CUstream handle, unsigned int *flags)
 		return res;
 	if (!flags)
 		return CUDA_ERROR_INVALID_VALUE;
-	*flags = stream_resolve(ctx, handle)->flags;
+	s = stream_hold(ctx, handle);
+	*flags = s->flags;
+	stream_put(s);
 	return CUDA_SUCCESS;
 }
 

@@ -4,6 +4,10 @@
  * plus one timeline syncobj. Every submission signals the next point of
  * the timeline, so "is the stream done up to here" is a syncobj wait,
  * and work on one queue waits for the stream's earlier work on the other.
+ * A kernel queue's priority is fixed when it is made: a stream whose
+ * priority changes (cuStreamSetAttribute) submits to queues of the new
+ * priority from then on, made at first use, in order through the same
+ * timeline.
  */
 #ifndef VCUDA_STREAM_H
 #define VCUDA_STREAM_H
@@ -28,19 +32,30 @@ struct timeline_point {
 	uint64_t point;
 };
 
+#define STREAM_ENGINES 2		/* compute, copy */
+#define STREAM_LEVELS 2			/* priority 0, priority -1 */
 #define STREAM_MAX_PENDING_WAITS 32
 #define STREAM_MAX_FOLLOWS 8
 
+/*
+ * A stream lives while it is referenced: its creator's reference, dropped
+ * when it is destroyed (stream_life.c), and one taken by each call that
+ * uses it (stream_hold) and by each walk over its context's streams
+ * (ctx_synchronize), so that destroying a stream another thread is using
+ * frees nothing under that thread. The last reference waits for the
+ * stream's work, then destroys its queues and timelines and frees it.
+ */
 struct CUstream_st {
 	struct CUctx_st *ctx;
-	uint32_t compute_queue;
-	uint32_t copy_queue;		/* 0 until the first copy */
+	unsigned int refs;		/* atomic */
+	/* Kernel queues per engine and priority level, 0 until used. */
+	uint32_t queues[STREAM_ENGINES][STREAM_LEVELS];
 	uint32_t syncobj;
 	unsigned int flags;
-	int priority;
 	struct launch_attrs attrs;	/* cuStreamSetAttribute's (not priority) */
 
 	pthread_mutex_t lock;		/* everything below */
+	int priority;			/* the queues' level for new work */
 	uint64_t submitted;		/* last timeline point submitted */
 	uint32_t last_queue;		/* queue of that submission */
 	struct launch_record *pending_head, *pending_tail;
@@ -72,18 +87,29 @@ struct CUstream_st {
 CUresult stream_create(struct CUctx_st *ctx, unsigned int flags, int priority,
 		       struct CUstream_st **out);
 /*
- * A stream's end in two steps (stream_life.c's stream_destroy runs them):
- * close unlinks it from its context, destroys its queues (cancelling what
- * is left) and frees its launch records; free releases the memory.
+ * A stream's end (stream_life.c's stream_destroy): unlink takes it off its
+ * context's list, so no later walk finds it; stream_put then drops the
+ * creator's reference.
  */
-void stream_close(struct CUstream_st *stream);
-void stream_free(struct CUstream_st *stream);
+void stream_unlink(struct CUstream_st *stream);
+
+/* Takes a reference to @stream, which the caller knows to be alive. */
+struct CUstream_st *stream_get(struct CUstream_st *stream);
+/* Drops one; the last releases the stream (see struct CUstream_st). */
+void stream_put(struct CUstream_st *stream);
 
 /* @priority within the range vcuda's streams have. */
 int stream_clamp_priority(int priority);
 
 /* The stream a handle names in @ctx (0 and the special handles included). */
 struct CUstream_st *stream_resolve(struct CUctx_st *ctx, CUstream handle);
+/*
+ * The same, referenced for the caller's use (stream_put when done): a
+ * thread destroying the stream meanwhile frees nothing under the caller.
+ * Using a handle whose destruction has returned stays undefined, as in
+ * CUDA.
+ */
+struct CUstream_st *stream_hold(struct CUctx_st *ctx, CUstream handle);
 
 /*
  * Submits one job of @count commands to @stream's queue for @engine, after
@@ -117,5 +143,19 @@ CUresult stream_wait_idle(struct CUstream_st *stream);
 struct CUstream_st *per_thread_stream(struct CUctx_st *ctx);
 /* Forgets @ctx's per-thread streams (they go with its other streams). */
 void per_thread_streams_ctx_gone(struct CUctx_st *ctx);
+
+/*
+ * Marks the calling thread as inside a _ptds form (sync_per_thread.c)
+ * until per_thread_sync_end(); returns the mark it had, to restore.
+ */
+bool per_thread_sync_begin(void);
+void per_thread_sync_end(bool was);
+/*
+ * What a synchronous copy or set waits for before the CPU does it: the
+ * whole of @ctx (the legacy stream's call, vcuda waiting for more than
+ * the blocking streams); inside a _ptds form the thread's per-thread
+ * stream and the legacy stream it follows.
+ */
+CUresult sync_call_wait(struct CUctx_st *ctx);
 
 #endif

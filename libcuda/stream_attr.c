@@ -4,7 +4,7 @@
  * cuStreamCopyAttributes): the access policy window, synchronization
  * policy, priority and memory synchronization domains of a stream.
  * Priority is the stream's own (cuStreamGetPriority reports what was
- * set; its kernel queue keeps the priority it was made with); the others
+ * set; the stream's next work goes to queues of that priority); the others
  * are hints kept and reported (launch_attr.h). Captured launches take the
  * stream's values to their kernel nodes (capture.c).
  */
@@ -13,13 +13,14 @@
 #include "launch_attr.h"
 #include "stream.h"
 
+/* The stream @handle names, held (stream_put when done). */
 static CUresult stream_of(CUstream handle, struct CUstream_st **out)
 {
 	struct CUctx_st *ctx;
 	CUresult res = ctx_enter(&ctx);
 
 	if (res == CUDA_SUCCESS)
-		*out = stream_resolve(ctx, handle);
+		*out = stream_hold(ctx, handle);
 	return res;
 }
 
@@ -31,18 +32,18 @@ CUDA_EXPORT CUresult cuStreamSetAttribute(CUstream handle, CUstreamAttrID id,
 
 	if (res != CUDA_SUCCESS)
 		return res;
-	if (!v)
-		return CUDA_ERROR_INVALID_VALUE;
-	res = launch_attr_check(LAUNCH_ATTR_STREAM, (CUlaunchAttributeID)id, v);
-	if (res != CUDA_SUCCESS)
-		return res;
-	pthread_mutex_lock(&s->lock);
-	if (id == CU_LAUNCH_ATTRIBUTE_PRIORITY)
-		s->priority = stream_clamp_priority(v->priority);
-	else
-		launch_attr_store(&s->attrs, (CUlaunchAttributeID)id, v);
-	pthread_mutex_unlock(&s->lock);
-	return CUDA_SUCCESS;
+	res = v ? launch_attr_check(LAUNCH_ATTR_STREAM, (CUlaunchAttributeID)id, v)
+		: CUDA_ERROR_INVALID_VALUE;
+	if (res == CUDA_SUCCESS) {
+		pthread_mutex_lock(&s->lock);
+		if (id == CU_LAUNCH_ATTRIBUTE_PRIORITY)
+			s->priority = stream_clamp_priority(v->priority);
+		else
+			launch_attr_store(&s->attrs, (CUlaunchAttributeID)id, v);
+		pthread_mutex_unlock(&s->lock);
+	}
+	stream_put(s);
+	return res;
 }
 
 CUDA_EXPORT CUresult cuStreamGetAttribute(CUstream handle, CUstreamAttrID id,
@@ -54,21 +55,21 @@ CUDA_EXPORT CUresult cuStreamGetAttribute(CUstream handle, CUstreamAttrID id,
 
 	if (res != CUDA_SUCCESS)
 		return res;
-	if (!v)
-		return CUDA_ERROR_INVALID_VALUE;
 	/* Which ids a stream has; a default value is valid for each. */
 	if (id == CU_LAUNCH_ATTRIBUTE_SYNCHRONIZATION_POLICY)
 		any.syncPolicy = CU_SYNC_POLICY_AUTO;
-	res = launch_attr_check(LAUNCH_ATTR_STREAM, (CUlaunchAttributeID)id,
-				&any);
-	if (res != CUDA_SUCCESS)
-		return res;
-	pthread_mutex_lock(&s->lock);
-	launch_attr_load(&s->attrs, (CUlaunchAttributeID)id, v);
-	if (id == CU_LAUNCH_ATTRIBUTE_PRIORITY)
-		v->priority = s->priority;
-	pthread_mutex_unlock(&s->lock);
-	return CUDA_SUCCESS;
+	res = v ? launch_attr_check(LAUNCH_ATTR_STREAM, (CUlaunchAttributeID)id,
+				    &any)
+		: CUDA_ERROR_INVALID_VALUE;
+	if (res == CUDA_SUCCESS) {
+		pthread_mutex_lock(&s->lock);
+		launch_attr_load(&s->attrs, (CUlaunchAttributeID)id, v);
+		if (id == CU_LAUNCH_ATTRIBUTE_PRIORITY)
+			v->priority = s->priority;
+		pthread_mutex_unlock(&s->lock);
+	}
+	stream_put(s);
+	return res;
 }
 
 CUDA_EXPORT CUresult cuStreamCopyAttributes(CUstream dst_handle,
@@ -79,10 +80,13 @@ CUDA_EXPORT CUresult cuStreamCopyAttributes(CUstream dst_handle,
 	int priority;
 	CUresult res = stream_of(dst_handle, &dst);
 
-	if (res == CUDA_SUCCESS)
-		res = stream_of(src_handle, &src);
 	if (res != CUDA_SUCCESS)
 		return res;
+	res = stream_of(src_handle, &src);
+	if (res != CUDA_SUCCESS) {
+		stream_put(dst);
+		return res;
+	}
 	pthread_mutex_lock(&src->lock);
 	attrs = src->attrs;
 	priority = src->priority;
@@ -91,5 +95,7 @@ CUDA_EXPORT CUresult cuStreamCopyAttributes(CUstream dst_handle,
 	dst->attrs = attrs;
 	dst->priority = priority;
 	pthread_mutex_unlock(&dst->lock);
+	stream_put(src);
+	stream_put(dst);
 	return CUDA_SUCCESS;
 }

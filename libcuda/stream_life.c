@@ -4,6 +4,8 @@
  * with the context and every stream still there goes with it. A stream
  * that goes first tells those that keep pointers to it: a capture it
  * joined, and pools and graph allocations that remember it freed a block.
+ * Its memory, queues and timelines go with its last reference (stream.h):
+ * another thread's cuCtxSynchronize or call may still hold it.
  */
 #include "api.h"
 #include "capture.h"
@@ -18,11 +20,11 @@ void stream_destroy(struct CUstream_st *s)
 {
 	stream_wait_idle(s);
 	capture_stream_gone(s);
-	stream_close(s);
+	stream_unlink(s);
 	/* What it freed in stream order is free now (it went idle first). */
 	mempool_stream_gone(s);
 	graph_mem_stream_gone(s);
-	stream_free(s);
+	stream_put(s);
 }
 
 CUDA_EXPORT CUresult cuStreamDestroy(CUstream handle)
@@ -46,7 +48,7 @@ CUDA_EXPORT CUresult cuStreamDestroy(CUstream handle)
 static CUresult streams_ctx_init(struct CUctx_st *ctx)
 {
 	/* A failed init is released like the others (streams_ctx_release). */
-	if (pthread_rwlock_init(&ctx->streams_walk, NULL))
+	if (pthread_cond_init(&ctx->streams_released, NULL))
 		return CUDA_ERROR_OUT_OF_MEMORY;
 	return stream_create(ctx, 0, 0, &ctx->null_stream);
 }
@@ -57,11 +59,16 @@ static void streams_ctx_teardown(struct CUctx_st *ctx)
 	while (ctx->streams)
 		stream_destroy(ctx->streams);
 	ctx->null_stream = NULL;
+	/* A stream another thread still holds goes when it lets go. */
+	pthread_mutex_lock(&ctx->lock);
+	while (ctx->streams_alive)
+		pthread_cond_wait(&ctx->streams_released, &ctx->lock);
+	pthread_mutex_unlock(&ctx->lock);
 }
 
 static void streams_ctx_release(struct CUctx_st *ctx)
 {
-	pthread_rwlock_destroy(&ctx->streams_walk);
+	pthread_cond_destroy(&ctx->streams_released);
 }
 
 static const struct ctx_hooks streams_hooks = {

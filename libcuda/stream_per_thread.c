@@ -36,6 +36,8 @@ static pthread_cond_t pts_destroyed = PTHREAD_COND_INITIALIZER;
 static struct per_thread_stream *live;		/* under pts_lock */
 static struct per_thread_stream *dying;	/* being destroyed at thread exit */
 static pthread_key_t exit_key;
+/* The calling thread is in a _ptds form (sync_per_thread.c). */
+static __thread bool in_sync_per_thread;
 static pthread_once_t exit_key_once = PTHREAD_ONCE_INIT;
 
 /* Takes @e off the list at @head; whether it was there. */
@@ -74,15 +76,8 @@ static void thread_exit(void *unused)
 	pthread_mutex_unlock(&pts_lock);
 	for (e = mine; e; e = next) {
 		next = e->next_mine;
-		/*
-		 * Not under another thread's ctx_synchronize walk: it may be
-		 * waiting for this very stream. Streams the program or libcuda
-		 * destroys go without the lock (a conditional node's step
-		 * destroys its own while a cuCtxSynchronize waits for it).
-		 */
-		pthread_rwlock_wrlock(&e->ctx->streams_walk);
+		/* A cuCtxSynchronize walking it holds it: it goes after. */
 		stream_destroy(e->stream);
-		pthread_rwlock_unlock(&e->ctx->streams_walk);
 		pthread_mutex_lock(&pts_lock);
 		unlink_entry(&dying, e);
 		pthread_cond_broadcast(&pts_destroyed);
@@ -159,4 +154,31 @@ void per_thread_streams_ctx_gone(struct CUctx_st *ctx)
 	while (dying_in(ctx))
 		pthread_cond_wait(&pts_destroyed, &pts_lock);
 	pthread_mutex_unlock(&pts_lock);
+}
+
+bool per_thread_sync_begin(void)
+{
+	bool was = in_sync_per_thread;
+
+	in_sync_per_thread = true;
+	return was;
+}
+
+void per_thread_sync_end(bool was)
+{
+	in_sync_per_thread = was;
+}
+
+CUresult sync_call_wait(struct CUctx_st *ctx)
+{
+	CUresult res;
+
+	if (!in_sync_per_thread)
+		return ctx_synchronize(ctx);
+	/* The per-thread stream's work already waited for the legacy
+	 * stream's earlier work; later legacy work is waited for here. */
+	res = stream_wait_idle(ctx->null_stream);
+	if (res == CUDA_SUCCESS)
+		res = stream_wait_idle(per_thread_stream(ctx));
+	return res != CUDA_SUCCESS ? res : ctx_check_fault(ctx);
 }

@@ -17,13 +17,19 @@
 CUDA_EXPORT CUresult cuStreamSynchronize(CUstream handle)
 {
 	struct CUctx_st *ctx;
+	struct CUstream_st *s;
+	bool capturing;
 	CUresult res = ctx_enter(&ctx);
 
 	if (res != CUDA_SUCCESS)
 		return res;
-	if (stream_capturing(stream_resolve(ctx, handle)))
-		return capture_forbid_sync(stream_resolve(ctx, handle));
-	res = stream_wait_idle(stream_resolve(ctx, handle));
+	/* Held: another thread may destroy it while this one waits. */
+	s = stream_hold(ctx, handle);
+	capturing = stream_capturing(s);
+	res = capturing ? capture_forbid_sync(s) : stream_wait_idle(s);
+	stream_put(s);
+	if (capturing)
+		return res;
 	ctx_flush_printf(ctx);
 	/* Pools give memory back at synchronizations (their threshold). */
 	mempool_release_idle();
@@ -52,28 +58,35 @@ CUDA_EXPORT CUresult cuCtxSynchronize(void)
 	return cuCtxSynchronize_v2(NULL);
 }
 
-CUDA_EXPORT CUresult cuStreamQuery(CUstream handle)
+/* Whether @s has finished all it was given (the ctx's fault aside). */
+static CUresult stream_query(struct CUstream_st *s)
 {
-	struct CUctx_st *ctx;
-	CUresult res = ctx_enter(&ctx);
-	struct CUstream_st *s;
 	uint64_t completed, target;
 	int err;
 
-	if (res != CUDA_SUCCESS)
-		return res;
-	s = stream_resolve(ctx, handle);
 	if (stream_capturing(s))
 		return capture_forbid_sync(s);
 	pthread_mutex_lock(&s->lock);
 	target = s->submitted;
 	pthread_mutex_unlock(&s->lock);
-	err = kmd_syncobj_query(ctx->dev->fd, s->syncobj, &completed);
+	err = kmd_syncobj_query(s->ctx->dev->fd, s->syncobj, &completed);
 	if (err)
 		return result_from_errno(err);
-	if (completed < target)
-		return CUDA_ERROR_NOT_READY;
-	return ctx_check_fault(ctx);
+	return completed < target ? CUDA_ERROR_NOT_READY : CUDA_SUCCESS;
+}
+
+CUDA_EXPORT CUresult cuStreamQuery(CUstream handle)
+{
+	struct CUctx_st *ctx;
+	struct CUstream_st *s;
+	CUresult res = ctx_enter(&ctx);
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	s = stream_hold(ctx, handle);
+	res = stream_query(s);
+	stream_put(s);
+	return res != CUDA_SUCCESS ? res : ctx_check_fault(ctx);
 }
 
 CUDA_EXPORT CUresult cuEventSynchronize(CUevent e)

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "rt.h"
+#include "sync_call.h"
 
 /* Memory types of a copy's sides, by the runtime's direction. */
 cudaError_t rt_memory_types(enum cudaMemcpyKind kind, CUmemorytype *src,
@@ -70,7 +71,7 @@ static cudaError_t copy_2d(void *dst, size_t dpitch, const void *src,
 	p.WidthInBytes = width;
 	p.Height = height;
 	return rt_return(rt_error(async ? cuMemcpy2DAsync(&p, (CUstream)stream)
-					: cuMemcpy2D(&p)));
+					: RT_SYNC_CALL(cuMemcpy2D_v2, (&p))));
 }
 
 CUDART_EXPORT cudaError_t cudaMemcpy2D(void *dst, size_t dpitch,
@@ -159,7 +160,7 @@ static cudaError_t copy_3d(const struct cudaMemcpy3DParms *p,
 	if (err != cudaSuccess)
 		return rt_return(err);
 	return rt_return(rt_error(async ? cuMemcpy3DAsync(&d, (CUstream)stream)
-					: cuMemcpy3D(&d)));
+					: RT_SYNC_CALL(cuMemcpy3D_v2, (&d))));
 }
 
 CUDART_EXPORT cudaError_t cudaMemcpy3D(const struct cudaMemcpy3DParms *p)
@@ -212,8 +213,9 @@ static cudaError_t set_2d(void *ptr, size_t pitch, int value, size_t width,
 
 	RT_CALL(async ? cuMemsetD2D8Async(d, pitch, (unsigned char)value, width,
 					  height, (CUstream)stream)
-		      : cuMemsetD2D8(d, pitch, (unsigned char)value, width,
-				     height));
+		      : RT_SYNC_CALL(cuMemsetD2D8_v2,
+				     (d, pitch, (unsigned char)value, width,
+				      height)));
 }
 
 CUDART_EXPORT cudaError_t cudaMemset2D(void *ptr, size_t pitch, int value,

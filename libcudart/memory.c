@@ -5,6 +5,7 @@
 #include <stdint.h>
 
 #include "register.h"
+#include "sync_call.h"
 
 CUDART_EXPORT cudaError_t cudaMalloc(void **ptr, size_t size)
 {
@@ -82,14 +83,14 @@ static CUresult copy(void *dst, const void *src, size_t count,
 
 	switch (kind) {
 	case cudaMemcpyHostToDevice:
-		return cuMemcpyHtoD(d, src, count);
+		return RT_SYNC_CALL(cuMemcpyHtoD_v2, (d, src, count));
 	case cudaMemcpyDeviceToHost:
-		return cuMemcpyDtoH(dst, s, count);
+		return RT_SYNC_CALL(cuMemcpyDtoH_v2, (dst, s, count));
 	case cudaMemcpyDeviceToDevice:
-		return cuMemcpyDtoD(d, s, count);
+		return RT_SYNC_CALL(cuMemcpyDtoD_v2, (d, s, count));
 	case cudaMemcpyHostToHost:
 	case cudaMemcpyDefault:
-		return cuMemcpy(d, s, count);
+		return RT_SYNC_CALL(cuMemcpy, (d, s, count));
 	default:
 		return CUDA_ERROR_INVALID_VALUE;
 	}
@@ -145,7 +146,8 @@ CUDART_EXPORT cudaError_t cudaMemsetAsync(void *ptr, int value, size_t count,
 
 CUDART_EXPORT cudaError_t cudaMemset(void *ptr, int value, size_t count)
 {
-	RT_CALL(cuMemsetD8((uintptr_t)ptr, (unsigned char)value, count));
+	RT_CALL(RT_SYNC_CALL(cuMemsetD8_v2,
+			     ((uintptr_t)ptr, (unsigned char)value, count)));
 }
 
 /* The device address of a registered variable on the current device. */

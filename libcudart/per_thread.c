@@ -5,20 +5,33 @@
  * calls instead of each stream function. Stream 0 then means the calling
  * thread's per-thread stream (cudaStreamPerThread, which the driver makes
  * per thread, libcuda/stream_per_thread.c). The synchronous copies and
- * sets (_ptds) are their plain forms: ordered on the legacy stream, which
- * comes after the thread's per-thread stream, a blocking stream.
+ * sets (_ptds) are their plain forms calling the driver's _ptds forms
+ * (sync_call.h): work of the thread's per-thread stream, which follows
+ * the legacy stream and no other.
  */
 #include "rt.h"
+#include "sync_call.h"
 
 #define PT(s) ((s) ? (s) : cudaStreamPerThread)
 
 /* Declares NAME_SUFFIX with NAME's type. */
 #define SAME_AS(name, suffix) __typeof__(name) name##suffix
 
-/* Synchronous forms: the plain ones. */
+__thread bool rt_sync_per_thread;
+
+/* Synchronous forms: the plain ones, on the per-thread stream. */
 #define PTDS(name, params, args)					\
 	SAME_AS(name, _ptds);						\
-	CUDART_EXPORT cudaError_t name##_ptds params { return name args; }
+	CUDART_EXPORT cudaError_t name##_ptds params			\
+	{								\
+		bool was = rt_sync_per_thread;				\
+		cudaError_t err;					\
+									\
+		rt_sync_per_thread = true;				\
+		err = name args;					\
+		rt_sync_per_thread = was;				\
+		return err;						\
+	}
 
 PTDS(cudaMemcpy, (void *d, const void *s, size_t n, enum cudaMemcpyKind k),
      (d, s, n, k))

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "rt.h"
+#include "sync_call.h"
 
 CUDART_EXPORT struct cudaChannelFormatDesc
 cudaCreateChannelDesc(int x, int y, int z, int w, enum cudaChannelFormatKind f)
@@ -184,7 +185,7 @@ static cudaError_t copy_array_2d(CUDA_MEMCPY2D *p, enum cudaMemcpyKind kind,
 	if (err != cudaSuccess)
 		return rt_return(err);
 	return rt_return(rt_error(async ? cuMemcpy2DAsync(p, (CUstream)stream)
-					: cuMemcpy2D(p)));
+					: RT_SYNC_CALL(cuMemcpy2D_v2, (p))));
 }
 
 CUDART_EXPORT cudaError_t cudaMemcpy2DToArray(cudaArray_t dst, size_t w_offset,

@@ -48,7 +48,16 @@ def entries(include_dir):
 
 
 # Written in C (libcuda/launch.c): the stream is inside a structure.
-PER_THREAD_IN_C = {'cuLaunchKernelEx_ptsz'}
+# Forms written in C: the stream inside a structure, and the synchronous
+# copies and sets that run on the per-thread stream (sync_per_thread.c).
+PER_THREAD_IN_C = {'cuLaunchKernelEx_ptsz'} | {
+    name + '_ptds' for name in (
+        'cuMemcpyHtoD_v2', 'cuMemcpyDtoH_v2', 'cuMemcpyDtoD_v2', 'cuMemcpy',
+        'cuMemcpyHtoA_v2', 'cuMemcpyAtoH_v2', 'cuMemcpyDtoA_v2',
+        'cuMemcpyAtoD_v2', 'cuMemcpyAtoA_v2', 'cuMemcpy2D_v2',
+        'cuMemcpy2DUnaligned_v2', 'cuMemcpy3D_v2', 'cuMemsetD8_v2',
+        'cuMemsetD16_v2', 'cuMemsetD32_v2', 'cuMemsetD2D8_v2',
+        'cuMemsetD2D16_v2', 'cuMemsetD2D32_v2')}
 ARG_REGS = ('rdi', 'rsi', 'rdx', 'rcx', 'r8', 'r9')
 PARAMS = re.compile(r'\bPFN_(cu\w+?_v\d+(?:_ptds|_ptsz))\)\(([^)]*)\)')
 STREAM_PARAM = re.compile(r'^(const\s+)?CUstream\s+\w+$')
@@ -81,9 +90,9 @@ def per_thread_stubs(table, include_dir):
     """The _ptds/_ptsz forms: each is its plain form with a NULL stream
     argument meaning the calling thread's per-thread default stream
     (CU_STREAM_PER_THREAD). The forms without a stream argument (the
-    synchronous copies and sets) are their plain forms, which order
-    themselves on the legacy stream: after the thread's per-thread stream
-    too, since it is a blocking stream (docs/compatibility.md)."""
+    synchronous copies and sets) are written in C (sync_per_thread.c),
+    but for the peer copies': those are their plain forms, which wait for
+    the whole of both contexts."""
     params = stream_params(include_dir)
     streams = {}
     for base, version, per_thread, sym in table:

@@ -128,9 +128,43 @@ static void ordering(const char *what, cudaStream_t first, cudaStream_t second) 
   std::printf("%s: first stream query while blocked = %d\n", what, (int)cudaStreamQuery(first));
   g.open = 1;
   std::printf("%s: event sync = %d\n", what, (int)cudaEventSynchronize(ev));
-  std::printf("%s: first sync = %d, saw flag = %d, count = %d\n", what,
-              (int)cudaStreamSynchronize(first), g.saw.load(), read_counter(p));
+  // In this order: the count's copy need not wait for the first stream
+  // (a _ptds copy waits for the per-thread stream only).
+  int first_sync = (int)cudaStreamSynchronize(first);
+  int saw = g.saw.load();
+  std::printf("%s: first sync = %d, saw flag = %d, count = %d\n", what, first_sync, saw,
+              read_counter(p));
   cudaEventDestroy(ev);
+  cudaFree(p);
+}
+
+// A synchronous copy to the host (the _ptds form in the per-thread build)
+// while a blocking stream is held by a host function: on the legacy
+// stream it waits for the blocking stream, on the per-thread stream it
+// does not. The gate opens once the copy has returned or after
+// RELEASE_MS, so "returned before release" tells which.
+#define RELEASE_MS 2000
+
+static void sync_copy_while_held(const char *what, bool driver, cudaStream_t blocking) {
+  gate g;
+  std::atomic<int> returned{0};
+  int *p = counter();
+  int v = -1;
+  cudaLaunchHostFunc(blocking, hold, &g);
+  std::thread opener([&] {
+    auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(RELEASE_MS);
+    while (!returned.load() && std::chrono::steady_clock::now() < until)
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    g.open = 1;
+  });
+  int r = driver ? (int)cuMemcpyDtoH(&v, (CUdeviceptr)p, sizeof(int))
+                 : (int)cudaMemcpy(&v, p, sizeof(int), cudaMemcpyDeviceToHost);
+  int before = !g.open.load();
+  returned = 1;
+  opener.join();
+  std::printf("%s sync copy while a blocking stream is held: copy = %d, "
+              "returned before release = %d, value = %d, stream sync = %d\n",
+              what, r, before, v, (int)cudaStreamSynchronize(blocking));
   cudaFree(p);
 }
 
@@ -176,6 +210,9 @@ int main() {
   ordering("per-thread then non-blocking", PT, nonblocking);
   ordering("blocking then legacy", blocking, cudaStreamLegacy);
   many_threads();
+  sync_copy_while_held("runtime", false, blocking);
+  sync_copy_while_held("driver", true, blocking);
+  sync_copy_while_held("runtime, legacy held:", false, cudaStreamLegacy);
   cudaStreamDestroy(blocking);
   cudaStreamDestroy(nonblocking);
   SHOW("final sync", cudaDeviceSynchronize());

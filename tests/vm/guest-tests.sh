@@ -43,6 +43,13 @@ api_tests() {
 		env LD_LIBRARY_PATH=$B/lib $B/tests/api/fork_api
 	run_check "user objects" env LD_LIBRARY_PATH=$B/lib \
 		$B/tests/api/user_object_api
+	# Freed memory overwritten, so that a walk of a freed stream crashes.
+	run_check "streams destroyed while other threads synchronize" \
+		env LD_LIBRARY_PATH=$B/lib \
+		GLIBC_TUNABLES=glibc.malloc.tcache_count=0:glibc.malloc.perturb=165 \
+		$B/tests/api/stream_race_api
+	run_check "a stream's priority set after its creation" \
+		env LD_LIBRARY_PATH=$B/lib $B/tests/api/stream_priority_api
 }
 
 tools_and_samples() {
