@@ -142,7 +142,7 @@ static CUresult add_host_call(CUstream hstream, CUhostFn fn,
 		.ctx = ctx, .handle = hstream, .fn = fn,
 		.callback = callback, .data = data,
 	};
-	return stream_enqueue(stream_resolve(ctx, hstream), &(struct stream_op){
+	return stream_enqueue_handle(ctx, hstream, &(struct stream_op){
 		.type = CU_GRAPH_NODE_TYPE_HOST,
 		.u.host = { .fn = fn, .userData = data },
 		.submit = submit_host_call, .arg = &hc,

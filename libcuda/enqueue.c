@@ -6,6 +6,7 @@
 #include "capture.h"
 #include "enqueue.h"
 #include "graph_mem_node.h"
+#include "stream.h"
 
 /*
  * Whether @op goes into a capture: the stream's, or for a wait the one
@@ -56,4 +57,14 @@ CUresult stream_enqueue(struct CUstream_st *s, const struct stream_op *op)
 	if (is_captured(s, op))
 		return record(s, op);
 	return op->submit(s, op);
+}
+
+CUresult stream_enqueue_handle(struct CUctx_st *ctx, CUstream handle,
+			       const struct stream_op *op)
+{
+	struct CUstream_st *s = stream_hold(ctx, handle);
+	CUresult res = stream_enqueue(s, op);
+
+	stream_put(s);
+	return res;
 }

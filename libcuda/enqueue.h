@@ -20,6 +20,7 @@
 
 #include "graph.h"
 
+struct CUctx_st;
 struct CUstream_st;
 struct stream_op;
 
@@ -48,5 +49,11 @@ struct stream_op {
 
 /* Records @op into @s's capture if it is captured, else submits it. */
 CUresult stream_enqueue(struct CUstream_st *s, const struct stream_op *op);
+/*
+ * The same on the stream @handle names in @ctx, held for the call: a
+ * thread destroying that stream meanwhile frees nothing under it.
+ */
+CUresult stream_enqueue_handle(struct CUctx_st *ctx, CUstream handle,
+			       const struct stream_op *op);
 
 #endif

@@ -287,25 +287,31 @@ static CUresult copy_async(uint64_t dst, uint64_t src, size_t bytes,
 		return res;
 	if (!dst || !src)
 		return CUDA_ERROR_INVALID_VALUE;
-	s = stream_resolve(ctx, hstream);
+	/* Held: another thread may destroy the stream meanwhile. */
+	s = stream_hold(ctx, hstream);
 	kd = classify(ctx, dst, bytes);
 	ks = classify(ctx, src, bytes);
+	sides = (struct copy_sides){ ctx, kd, ks };
 	if (kd == RANGE_INVALID || ks == RANGE_INVALID ||
 	    ((need & NEED_DEVICE_DST) && kd != RANGE_VISIBLE &&
 	     !alloc_known(dst) && !captured_graph_mem(s, dst, bytes)) ||
 	    ((need & NEED_DEVICE_SRC) && ks != RANGE_VISIBLE &&
 	     !alloc_known(src) && !captured_graph_mem(s, src, bytes)))
-		return CUDA_ERROR_INVALID_VALUE;
-	sides = (struct copy_sides){ ctx, kd, ks };
-	return stream_enqueue(s, &(struct stream_op){
-		.type = CU_GRAPH_NODE_TYPE_MEMCPY,
-		.u.memcpy = {
-			.srcMemoryType = CU_MEMORYTYPE_UNIFIED, .srcDevice = src,
-			.dstMemoryType = CU_MEMORYTYPE_UNIFIED, .dstDevice = dst,
-			.WidthInBytes = bytes, .Height = 1, .Depth = 1,
-		},
-		.submit = submit_copy, .arg = &sides,
-	});
+		res = CUDA_ERROR_INVALID_VALUE;
+	else
+		res = stream_enqueue(s, &(struct stream_op){
+			.type = CU_GRAPH_NODE_TYPE_MEMCPY,
+			.u.memcpy = {
+				.srcMemoryType = CU_MEMORYTYPE_UNIFIED,
+				.srcDevice = src,
+				.dstMemoryType = CU_MEMORYTYPE_UNIFIED,
+				.dstDevice = dst,
+				.WidthInBytes = bytes, .Height = 1, .Depth = 1,
+			},
+			.submit = submit_copy, .arg = &sides,
+		});
+	stream_put(s);
+	return res;
 }
 
 CUDA_EXPORT CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src,
@@ -365,7 +371,7 @@ static CUresult memset_async(CUdeviceptr dst, uint32_t pattern,
 	    !device_target(ctx, stream_resolve(ctx, hstream), dst,
 			   count * elem_size))
 		return CUDA_ERROR_INVALID_VALUE;
-	return stream_enqueue(stream_resolve(ctx, hstream), &(struct stream_op){
+	return stream_enqueue_handle(ctx, hstream, &(struct stream_op){
 		.type = CU_GRAPH_NODE_TYPE_MEMSET,
 		.u.memset = {
 			.dst = dst, .value = pattern,

@@ -351,8 +351,8 @@ static CUresult memset_2d(CUdeviceptr dst, size_t pitch, uint32_t value,
 			   dst, len))
 		return CUDA_ERROR_INVALID_VALUE;
 	if (async)
-		return stream_enqueue(stream_resolve(ctx, hstream),
-				      &(struct stream_op){
+		return stream_enqueue_handle(ctx, hstream,
+					     &(struct stream_op){
 					.type = CU_GRAPH_NODE_TYPE_MEMSET,
 					.u.memset = {
 						.dst = dst, .pitch = pitch,

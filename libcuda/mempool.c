@@ -422,7 +422,7 @@ CUDA_EXPORT CUresult cuMemFreeAsync(CUdeviceptr dptr, CUstream hstream)
 
 	if (res != CUDA_SUCCESS || !dptr)
 		return res;
-	return stream_enqueue(stream_resolve(ctx, hstream), &(struct stream_op){
+	return stream_enqueue_handle(ctx, hstream, &(struct stream_op){
 		.type = CU_GRAPH_NODE_TYPE_MEM_FREE, .u.mem_free = dptr,
 		.submit = submit_free,
 	});
