@@ -91,6 +91,14 @@ def chunk_of(modules, chunk):
     return modules[k - 1::n]
 
 
+def is_pytest_skip(kind):
+    """pytest.skip() and pytest.importorskip() inside a test raise
+    pytest's Skipped, which pytest (numba-cuda's own runner) reports as a
+    skip and unittest would report as an error."""
+    outcomes = sys.modules.get("_pytest.outcomes")  # loaded by pytest
+    return outcomes is not None and issubclass(kind, outcomes.Skipped)
+
+
 class CountingResult(unittest.TextTestResult):
     """Keeps each test that did not pass, its outcome and first reason
     line, and how long each test took."""
@@ -122,6 +130,9 @@ class CountingResult(unittest.TextTestResult):
         self._note(test, "FAIL", self.failures[-1][1])
 
     def addError(self, test, err):
+        if is_pytest_skip(err[0]):
+            self.addSkip(test, str(err[1]))
+            return
         super().addError(test, err)
         self._note(test, "ERROR", self.errors[-1][1])
 
@@ -160,6 +171,7 @@ class Results:
     def __init__(self, directory):
         self.dir = directory
         self.done = {}
+        self.modules = self.tests = None
         if not directory:
             return
         os.makedirs(directory, exist_ok=True)
@@ -173,7 +185,7 @@ class Results:
                         self.done[cols[0]] = cols[1]
 
     def _append(self, path, line):
-        if not self.dir:
+        if not path:
             return
         with open(path, "a") as f:
             f.write(line + "\n")
