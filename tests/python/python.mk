@@ -3,12 +3,23 @@
 # tools/numba/requirements.txt, installed into build/numba by make deps)
 # on vcuda. tests/vm/guest-tests.sh runs tests/python/run-python-tests.sh;
 # make numba-test runs numba-cuda's own tests in the VM, by default its
-# driver module (NUMBA_TESTS=numba.cuda.tests for all of it: hours).
+# driver tests. The whole suite takes hours under TCG: run it in chunks,
+#   make numba-test NUMBA_TESTS=numba.cuda.tests NUMBA_CHUNK=3/12
+# Each finished module's counts go to $(NUMBA_RESULTS)/modules.tsv as it
+# finishes; a chunk run again skips the modules already there (see
+# docs/numba-suite.md).
 NUMBA_TESTS ?= numba.cuda.tests.cudadrv
 NUMBA_TEST_TIMEOUT ?= 7200
+NUMBA_CHUNK ?=
+NUMBA_RESULTS ?= build/numba-results/$(shell git -C $(TOP) rev-parse --short HEAD 2>/dev/null || echo unknown)
 
 .PHONY: numba-test
 numba-test: module $(LIBCUDA)
 	@$(TOP)/tools/install-pydeps $(NUMBA_PYDEPS) $(TOP)/tools/numba/requirements.txt
-	tools/vcuda-vm --timeout $(NUMBA_TEST_TIMEOUT) -- \
-		tests/python/run-numba-suite.sh $(NUMBA_TESTS)
+	tools/vcuda-vm --timeout $(NUMBA_TEST_TIMEOUT) \
+		--env NUMBA_RESULTS=$(NUMBA_RESULTS) \
+		$(if $(NUMBA_CHUNK),--env NUMBA_CHUNK=$(NUMBA_CHUNK)) -- \
+		tests/python/run-numba-suite.sh $(NUMBA_TESTS); \
+	status=$$?; \
+	python3 tests/python/numba_suite.py --report $(NUMBA_RESULTS); \
+	exit $$status
