@@ -6,7 +6,10 @@
  *
  * Execution model. The compiled function runs every thread of a CTA, one
  * after the other, each as straight-line scalar code; PTX registers are
- * SSA values to LLVM. A CTA barrier (bar.sync) splits the kernel into
+ * SSA values to LLVM. Where every instruction has one, a vector form
+ * runs first, JIT_LANES consecutive threads side by side in SIMD
+ * vectors, as long as they take the same branches; a group whose lanes
+ * part ways hands its registers to the scalar loop (jit_emit_vec.c). A CTA barrier (bar.sync) splits the kernel into
  * regions: a thread that reaches a barrier saves its registers and the
  * loop moves on to the next thread; once every thread has reached it,
  * the driver calls the function again for the next region, where each
@@ -35,7 +38,7 @@ struct jit_cta {
 	struct rt_cta *rt;
 	uint8_t *shared;
 	const uint8_t *params;
-	uint64_t *save;		/* [thread][register] across barriers */
+	uint64_t *save;		/* [slot][thread] across barriers */
 	uint8_t *exited;	/* [thread]: 1 once it exited */
 	/* Per global access site: [lo, lo + len) of the writable range it
 	 * used last (sites[2 * i], sites[2 * i + 1]), checked inline. */
@@ -49,6 +52,11 @@ struct jit_cta {
 	uint64_t shared_size;
 	int32_t next_region;	/* the barrier threads stopped at; -1 */
 	uint32_t nregs;
+	/* The vector form's hand-over to the scalar loop, per thread:
+	 * 0 run it, 1 done for this region, 2 + i resume before
+	 * instruction i with its registers in dsave[register][thread]. */
+	uint32_t *vstate;
+	uint64_t *dsave;
 };
 
 /* Runs threads of a CTA from @region (0: the start); 0, or 1 when a

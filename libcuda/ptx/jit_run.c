@@ -21,6 +21,10 @@ struct jit_worker {
 	uint32_t exited_cap;
 	uint64_t *sites;
 	uint64_t sites_cap;	/* elements */
+	uint32_t *vstate;	/* the vector form's hand-over */
+	uint64_t vstate_cap;
+	uint64_t *dsave;	/* [register][thread] where groups part */
+	uint64_t dsave_cap;
 };
 
 void jit_worker_free(struct ptx_worker *wk)
@@ -32,6 +36,8 @@ void jit_worker_free(struct ptx_worker *wk)
 	free(j->save);
 	free(j->exited);
 	free(j->sites);
+	free(j->vstate);
+	free(j->dsave);
 	free(j);
 	wk->jit = NULL;
 }
@@ -56,7 +62,7 @@ static bool grow(void **p, uint64_t *cap, uint64_t need, size_t elem,
 static struct jit_worker *worker_memory(struct ptx_worker *wk,
 					uint64_t shared, uint32_t shared_align,
 					uint64_t saves, uint32_t threads,
-					uint32_t sites)
+					uint32_t sites, uint32_t nregs)
 {
 	struct jit_worker *j = wk->jit;
 	uint64_t ecap;
@@ -67,7 +73,10 @@ static struct jit_worker *worker_memory(struct ptx_worker *wk,
 		  1, shared_align) ||
 	    !grow((void **)&j->save, &j->save_cap, saves ? saves : 1, 8, 64) ||
 	    !grow((void **)&j->exited, &ecap, threads, 1, 64) ||
-	    !grow((void **)&j->sites, &j->sites_cap, 2ull * sites + 2, 8, 64))
+	    !grow((void **)&j->sites, &j->sites_cap, 2ull * sites + 2, 8, 64) ||
+	    !grow((void **)&j->vstate, &j->vstate_cap, threads, 4, 64) ||
+	    !grow((void **)&j->dsave, &j->dsave_cap,
+		  (uint64_t)threads * (nregs ? nregs : 1), 8, 64))
 		return NULL;
 	j->exited_cap = (uint32_t)ecap;
 	return j;
@@ -145,6 +154,8 @@ static void set_up(struct jit_cta *jc, struct rt_cta *rt,
 	jc->params = l->params;
 	jc->save = j->save;
 	jc->exited = j->exited;
+	jc->vstate = j->vstate;
+	jc->dsave = j->dsave;
 	memcpy(jc->ntid, l->block, sizeof(jc->ntid));
 	memcpy(jc->nctaid, l->grid, sizeof(jc->nctaid));
 	jc->nthreads = rt->nthreads;
@@ -173,6 +184,7 @@ static bool run_cta(struct jit_cta *jc, const struct jit_kernel *jk,
 	if (jc->shared_size)
 		memset(jc->shared, 0, jc->shared_size);
 	memset(jc->exited, 0, jc->nthreads);
+	memset(jc->vstate, 0, jc->nthreads * sizeof(*jc->vstate));
 	int32_t region = 0;
 	for (;;) {
 		const atomic_bool *kill = l->kill;
@@ -208,7 +220,8 @@ bool jit_run_ctas(struct ptx_worker *wk, const struct ptx_launch *launch,
 	struct jit_worker *j = worker_memory(wk, rt.shared_size,
 					     k->layout.shared_align,
 					     (uint64_t)rt.nthreads * jk->nregs,
-					     rt.nthreads, jk->nsites);
+					     rt.nthreads, jk->nsites,
+					     k->sym->func->nregs);
 	if (!j) {
 		fault->kind = PTX_FAULT_ILLEGAL_INSTRUCTION;
 		strcpy(fault->message, "out of memory for a CTA");
