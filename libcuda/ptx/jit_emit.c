@@ -495,7 +495,8 @@ struct loop_blocks {
 /*
  * With a vector form, which ran first: a thread its group finished for
  * this region is skipped, one whose group parted ways resumes where it
- * did (vswitch); either way its state goes back to 0 for the next.
+ * did (vswitch). The vector form writes every whole group's state each
+ * region; the rest stay 0.
  */
 static void vector_handover(struct emit *e, struct loop_blocks *lb)
 {
@@ -510,7 +511,6 @@ static void vector_handover(struct emit *e, struct loop_blocks *lb)
 					    jit_const(e, i32, 0), ""),
 			own, taken);
 	LLVMPositionBuilderAtEnd(e->b, taken);
-	LLVMBuildStore(e->b, jit_const(e, i32, 0), at);
 	LLVMBuildCondBr(e->b, LLVMBuildICmp(e->b, LLVMIntEQ, lb->vstate,
 					    jit_const(e, i32, 1), ""),
 			e->next_bb, lb->vswitch);
@@ -583,7 +583,8 @@ static void build_next(struct emit *e, struct loop_blocks *lb)
 	}
 }
 
-/* The vector form first, for whole groups: a fault there ends the CTA. */
+/* The vector form first, for whole groups: a fault there ends the CTA;
+ * the thread loop runs only when it left threads (it returns 2). */
 static void call_vector(struct emit *e, LLVMValueRef vfn,
 			struct loop_blocks *lb)
 {
@@ -591,9 +592,9 @@ static void call_vector(struct emit *e, LLVMValueRef vfn,
 	LLVMTypeRef fnty = LLVMFunctionType(e->i32, args, 2, false);
 	LLVMValueRef av[2] = { e->cta, e->region };
 	LLVMValueRef r = LLVMBuildCall2(e->b, fnty, vfn, av, 2, "");
-	LLVMBuildCondBr(e->b, LLVMBuildICmp(e->b, LLVMIntNE, r,
-					    jit_const(e, e->i32, 0), ""),
-			e->fault_bb, lb->head);
+	LLVMValueRef sw = LLVMBuildSwitch(e->b, r, lb->head, 2);
+	LLVMAddCase(sw, jit_const(e, e->i32, 0), lb->done);
+	LLVMAddCase(sw, jit_const(e, e->i32, 1), e->fault_bb);
 }
 
 static void build_skeleton(struct emit *e, struct loop_blocks *lb,

@@ -56,6 +56,7 @@ struct emit {
 	bool vector;			/* this kernel has one */
 	LLVMValueRef vstate, dsave;	/* jit_cta fields, loaded */
 	LLVMValueRef gtid;		/* the group's first thread (i32) */
+	LLVMValueRef leftover;		/* i32 alloca: a group left threads */
 	LLVMBasicBlockRef *dresume;	/* scalar entry before insn i */
 };
 

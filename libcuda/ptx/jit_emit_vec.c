@@ -104,13 +104,17 @@ static void restore_lanes(struct emit *e, uint32_t r, LLVMValueRef base,
 	LLVMBuildStore(B, v, e->regs[r]);
 }
 
-/* The group's threads' vstate[] = @state: the scalar loop's orders. */
+/* The group's threads' vstate[] = @state: the scalar loop's orders
+ * (written for every whole group, every region); any but 1 leaves it
+ * work. */
 static void hand_over(struct emit *e, uint32_t state)
 {
 	LLVMValueRef idx = LLVMBuildZExt(B, e->gtid, e->scalar[4], "");
 	LLVMValueRef p = LLVMBuildGEP2(B, e->scalar[3], e->vstate, &idx, 1, "");
 	p = LLVMBuildBitCast(B, p, LLVMPointerType(e->i32, 0), "");
 	LLVMSetAlignment(LLVMBuildStore(B, jit_const(e, e->i32, state), p), 4);
+	if (state != 1)
+		LLVMBuildStore(B, s32(e, 1), e->leftover);
 	LLVMBuildBr(B, e->next_bb);
 }
 
@@ -295,24 +299,65 @@ static bool vec_blocks(struct emit *e)
 
 struct vloop {
 	LLVMBasicBlockRef entry, head, body, go, init, restore, done;
-	LLVMValueRef g;
+	LLVMValueRef g, xyz[3];		/* lane 0's thread: id, coordinates */
+	LLVMValueRef nx, ny, rows;	/* ntid.x, ntid.y; rows: x % W == 0 */
 };
 
-/* The thread coordinates of the group's lanes, from the linear ids. */
-static void lane_coordinates(struct emit *e, LLVMValueRef nx, LLVMValueRef ny)
+/*
+ * The thread coordinates of the group's lanes. Where ntid.x is a
+ * multiple of W (the usual case) a group lies in one row: lane 0's
+ * coordinates, stepped along with the group, plus the lane in x. Else
+ * from the linear ids, by vector division (some 8 divisions).
+ */
+static void lane_coordinates(struct emit *e, struct vloop *v)
 {
 	LLVMValueRef tid = LLVMBuildAdd(B, jit_splat(e, e->gtid), lane_ids(e),
 					"");
-	LLVMValueRef vx = jit_splat(e, nx), vy = jit_splat(e, ny);
+	LLVMBasicBlockRef row = jit_new_block(e, "vrow");
+	LLVMBasicBlockRef divide = jit_new_block(e, "vdivide");
+	LLVMBasicBlockRef join = jit_new_block(e, "vcoords");
+	LLVMBuildCondBr(B, v->rows, row, divide);
+	LLVMPositionBuilderAtEnd(B, row);
+	LLVMValueRef fast[3] = {
+		LLVMBuildAdd(B, jit_splat(e, v->xyz[0]), lane_ids(e), ""),
+		jit_splat(e, v->xyz[1]), jit_splat(e, v->xyz[2]) };
+	LLVMBuildBr(B, join);
+	LLVMPositionBuilderAtEnd(B, divide);
+	LLVMValueRef vx = jit_splat(e, v->nx), vy = jit_splat(e, v->ny);
 	LLVMValueRef q = LLVMBuildUDiv(B, tid, vx, "");
+	LLVMValueRef slow[3] = { LLVMBuildURem(B, tid, vx, ""),
+				 LLVMBuildURem(B, q, vy, ""),
+				 LLVMBuildUDiv(B, q, vy, "") };
+	LLVMBuildBr(B, join);
+	LLVMPositionBuilderAtEnd(B, join);
+	LLVMValueRef *dst[3] = { &e->tx, &e->ty, &e->tz };
+	for (int i = 0; i < 3; i++) {
+		*dst[i] = LLVMBuildPhi(B, e->i32, "");
+		LLVMValueRef in[2] = { fast[i], slow[i] };
+		LLVMBasicBlockRef from[2] = { row, divide };
+		LLVMAddIncoming(*dst[i], in, from, 2);
+	}
 	e->tid = tid;
-	e->tx = LLVMBuildURem(B, tid, vx, "");
-	e->ty = LLVMBuildURem(B, q, vy, "");
-	e->tz = LLVMBuildUDiv(B, q, vy, "");
+}
+
+/* Lane 0's coordinates for the next group (used where rows hold). */
+static void step_coordinates(struct emit *e, struct vloop *v,
+			     LLVMValueRef next[3])
+{
+	LLVMValueRef one = s32(e, 1), zero = s32(e, 0);
+	LLVMValueRef x = LLVMBuildAdd(B, v->xyz[0], s32(e, JIT_LANES), "");
+	LLVMValueRef wx = LLVMBuildICmp(B, LLVMIntUGE, x, v->nx, "");
+	LLVMValueRef y = LLVMBuildAdd(B, v->xyz[1],
+				      LLVMBuildZExt(B, wx, e->scalar[3], ""), "");
+	LLVMValueRef wy = LLVMBuildICmp(B, LLVMIntUGE, y, v->ny, "");
+	next[0] = LLVMBuildSelect(B, wx, zero, x, "");
+	next[1] = LLVMBuildSelect(B, wy, zero, y, "");
+	next[2] = LLVMBuildAdd(B, v->xyz[2], LLVMBuildSelect(B, wy, one, zero,
+							     ""), "");
 }
 
 /* A group with a thread that exited (at an earlier barrier) is left to
- * the scalar loop, as is the region's start for the others. */
+ * the scalar loop; the others start the region here. */
 static void group_dispatch(struct emit *e, struct vloop *v)
 {
 	if (e->has_barrier) {
@@ -325,7 +370,10 @@ static void group_dispatch(struct emit *e, struct vloop *v)
 		LLVMSetAlignment(ex, 1);
 		LLVMValueRef any = any_of(e, LLVMBuildICmp(B, LLVMIntNE, ex,
 							   jit_cint(v8, 0), ""));
-		LLVMBuildCondBr(B, any, e->next_bb, v->go);
+		LLVMBasicBlockRef skip = jit_new_block(e, "vskip");
+		LLVMBuildCondBr(B, any, skip, v->go);
+		LLVMPositionBuilderAtEnd(B, skip);
+		hand_over(e, 0);
 	} else {
 		LLVMBuildBr(B, v->go);
 	}
@@ -363,8 +411,14 @@ static void vec_skeleton(struct emit *e, struct vloop *v)
 		e->regs[r] = LLVMBuildAlloca(B, e->f->regs[r].type ==
 					     PTX_T_PRED ? e->i1 : e->i64, "");
 	jit_lanes(e, 0);
+	e->leftover = LLVMBuildAlloca(B, e->scalar[3], "");
+	LLVMBuildStore(B, s32(e, 0), e->leftover);
 	jit_load_uniforms(e);
-	LLVMValueRef nx = e->ntid[0], ny = e->ntid[1];
+	v->nx = e->ntid[0];
+	v->ny = e->ntid[1];
+	v->rows = LLVMBuildICmp(B, LLVMIntEQ,
+				LLVMBuildURem(B, v->nx, s32(e, JIT_LANES), ""),
+				s32(e, 0), "");
 	jit_lanes(e, JIT_LANES);
 	for (int i = 0; i < 3; i++) {
 		e->ntid[i] = jit_splat(e, e->ntid[i]);
@@ -374,20 +428,34 @@ static void vec_skeleton(struct emit *e, struct vloop *v)
 	LLVMBuildBr(B, v->head);
 	LLVMPositionBuilderAtEnd(B, v->head);
 	v->g = LLVMBuildPhi(B, e->scalar[3], "");
+	for (int i = 0; i < 3; i++)
+		v->xyz[i] = LLVMBuildPhi(B, e->scalar[3], "");
 	e->gtid = v->g;
 	LLVMValueRef end = LLVMBuildAdd(B, v->g, s32(e, JIT_LANES), "");
 	LLVMBuildCondBr(B, LLVMBuildICmp(B, LLVMIntULE, end, e->nthreads, ""),
 			v->body, v->done);
 	LLVMPositionBuilderAtEnd(B, v->body);
-	lane_coordinates(e, nx, ny);
+	lane_coordinates(e, v);
 	group_dispatch(e, v);
 	LLVMPositionBuilderAtEnd(B, e->next_bb);
+	LLVMValueRef next[3];
+	step_coordinates(e, v, next);
 	LLVMBuildBr(B, v->head);
 	LLVMValueRef zero = s32(e, 0);
 	LLVMAddIncoming(v->g, &zero, &v->entry, 1);
 	LLVMAddIncoming(v->g, &end, &e->next_bb, 1);
+	for (int i = 0; i < 3; i++) {
+		LLVMAddIncoming(v->xyz[i], &zero, &v->entry, 1);
+		LLVMAddIncoming(v->xyz[i], &next[i], &e->next_bb, 1);
+	}
+	/* 2: the scalar loop has threads to run; 0: none */
 	LLVMPositionBuilderAtEnd(B, v->done);
-	LLVMBuildRet(B, s32(e, 0));
+	LLVMValueRef tail = LLVMBuildICmp(B, LLVMIntULT, v->g, e->nthreads, "");
+	LLVMValueRef left = LLVMBuildICmp(
+		B, LLVMIntNE, LLVMBuildLoad2(B, e->scalar[3], e->leftover, ""),
+		s32(e, 0), "");
+	LLVMBuildRet(B, LLVMBuildSelect(B, LLVMBuildOr(B, tail, left, ""),
+					s32(e, 2), s32(e, 0), ""));
 	LLVMPositionBuilderAtEnd(B, e->fault_bb);
 	LLVMBuildRet(B, s32(e, 1));
 }
