@@ -116,6 +116,7 @@ void jit_worker_free(struct ptx_worker *wk);
 #define JIT_SYM_BARRIER_FAULT "vcuda_jit_barrier_fault"
 #define JIT_SYM_KILLED "vcuda_jit_killed"
 #define JIT_SYM_ATOMIC "vcuda_rt_atomic"
+#define JIT_SYM_LANES "vcuda_jit_lanes"
 uint8_t *jit_global(struct jit_cta *c, uint32_t thread, uint64_t addr,
 		    uint32_t size, uint32_t write, uint32_t line,
 		    uint32_t site);
@@ -123,5 +124,21 @@ void jit_shared_fault(struct jit_cta *c, uint32_t thread, uint64_t addr,
 		      uint32_t size, uint32_t line);
 void jit_barrier_fault(struct jit_cta *c, uint32_t thread, uint32_t line);
 void jit_killed(struct jit_cta *c, uint32_t thread);
+
+/* jit_lanes_access() flags */
+#define JIT_LANES_WRITE 1u
+#define JIT_LANES_SHARED 2u
+/*
+ * The vector form's accesses that are neither contiguous nor uniform:
+ * lane by lane, in lane order, threads @first.., @lanes of them, each
+ * @n elements of @size bytes at addr[lane]. A load puts element k of
+ * lane l, zero-extended, in vals[k * lanes + l]; a store takes it from
+ * there. Checked as the scalar code checks (global: through @site's
+ * range, learnt); 0, or 1 after a fault.
+ */
+int32_t jit_lanes_access(struct jit_cta *c, uint32_t first, uint32_t lanes,
+			 const uint64_t *addr, uint64_t *vals, uint32_t size,
+			 uint32_t n, uint32_t flags, uint32_t line,
+			 uint32_t site);
 
 #endif

@@ -57,6 +57,7 @@ struct emit {
 	LLVMValueRef vstate, dsave;	/* jit_cta fields, loaded */
 	LLVMValueRef gtid;		/* the group's first thread (i32) */
 	LLVMValueRef leftover;		/* i32 alloca: a group left threads */
+	LLVMValueRef lane_addr, lane_vals;	/* jit_lanes_access buffers */
 	LLVMBasicBlockRef *dresume;	/* scalar entry before insn i */
 };
 

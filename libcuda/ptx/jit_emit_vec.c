@@ -507,6 +507,7 @@ LLVMValueRef jit_emit_vector(struct emit *e, const char *name)
 	e->region = LLVMGetParam(e->fn, 1);
 	LLVMAddAttributeAtIndex(e->fn, 1, LLVMCreateEnumAttribute(
 		e->cx, LLVMGetEnumAttributeKindForName("noalias", 7), 0));
+	e->lane_addr = e->lane_vals = NULL;
 	vec_skeleton(e, &v);
 	bool ok = vec_blocks(e);
 	if (ok)

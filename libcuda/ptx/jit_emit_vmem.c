@@ -112,39 +112,73 @@ static bool set_lane(struct emit *e, const struct ir_operand *o,
 	return true;
 }
 
-/* Lane by lane, in lane order: a loop over the group. */
+/* The buffers jit_lanes_access() reads and fills, in the entry block. */
+static void lane_buffers(struct emit *e)
+{
+	if (e->lane_addr)
+		return;
+	LLVMBuilderRef eb = LLVMCreateBuilderInContext(e->cx);
+	LLVMPositionBuilderBefore(eb, LLVMGetBasicBlockTerminator(e->entry_bb));
+	e->lane_addr = LLVMBuildAlloca(eb, e->i64, "");
+	e->lane_vals = LLVMBuildAlloca(eb, LLVMArrayType(e->scalar[4],
+							 4 * JIT_LANES), "");
+	LLVMDisposeBuilder(eb);
+}
+
+/* Element @k of the value buffer, as <W x i64>. */
+static LLVMValueRef vals_at(struct emit *e, unsigned k)
+{
+	LLVMValueRef idx[2] = { s64(e, 0), s64(e, (uint64_t)k * JIT_LANES) };
+	LLVMValueRef p = LLVMBuildGEP2(B, LLVMArrayType(e->scalar[4],
+							4 * JIT_LANES),
+				       e->lane_vals, idx, 2, "");
+	return LLVMBuildBitCast(B, p, LLVMPointerType(e->i64, 0), "");
+}
+
+/* Lane by lane, in lane order, out of line (jit_lanes_access): the
+ * rare path, kept small. */
 static bool per_lane(struct emit *e, struct vaccess *v)
 {
-	LLVMBasicBlockRef from = LLVMGetInsertBlock(B);
-	LLVMBasicBlockRef loop = jit_new_block(e, "vlane");
-	LLVMBuildBr(B, loop);
-	LLVMPositionBuilderAtEnd(B, loop);
-	LLVMValueRef i = LLVMBuildPhi(B, e->scalar[3], "");
-	LLVMValueRef tid = LLVMBuildAdd(B, e->gtid, i, "");
-	LLVMValueRef a = LLVMBuildExtractElement(B, v->addr, i, "");
-	LLVMValueRef p = lane_ptr(e, v, a, tid, v->st);
-	bool sign = ptx_type_is_signed(v->in->types[0]);
-	for (unsigned k = 0; k < v->n; k++) {
-		LLVMValueRef ep = elem_ptr(e, p, k, v->size, v->it), x;
-		if (v->st) {
-			x = LLVMBuildExtractElement(B, v->data[k], i, "");
-			x = LLVMBuildStore(B, x, ep);
-		} else {
-			x = LLVMBuildLoad2(B, v->it, ep, "");
-		}
-		LLVMSetAlignment(x, k ? v->size : v->size * v->n);
-		LLVMSetVolatile(x, v->vol);
-		if (!v->st && !set_lane(e, &v->ops[k], x, i, sign))
+	lane_buffers(e);
+	LLVMTypeRef i32 = e->scalar[3], i64 = e->scalar[4];
+	LLVMSetAlignment(LLVMBuildStore(B, v->addr, e->lane_addr), 8);
+	for (unsigned k = 0; v->st && k < v->n; k++)
+		LLVMSetAlignment(LLVMBuildStore(B, LLVMBuildZExt(B, v->data[k],
+								 e->i64, ""),
+						vals_at(e, k)), 8);
+	LLVMTypeRef at[10] = { e->p8, i32, i32, LLVMPointerType(i64, 0),
+			       LLVMPointerType(i64, 0), i32, i32, i32, i32,
+			       i32 };
+	uint32_t flags = (v->st ? JIT_LANES_WRITE : 0) |
+			 (v->kind == MK_SHARED ? JIT_LANES_SHARED : 0);
+	LLVMValueRef av[10] = {
+		e->cta, e->gtid, s32(e, JIT_LANES),
+		LLVMBuildBitCast(B, e->lane_addr, LLVMPointerType(i64, 0), ""),
+		LLVMBuildBitCast(B, e->lane_vals, LLVMPointerType(i64, 0), ""),
+		s32(e, v->size), s32(e, v->n), s32(e, flags),
+		s32(e, v->in->line),
+		s32(e, v->kind == MK_SHARED ? 0 : v->site.index) };
+	LLVMValueRef r = jit_call_c(e, LLVMFunctionType(i32, at, 10, false),
+				    JIT_SYM_LANES, av, 10);
+	if (v->kind == MK_GLOBAL) {	/* the range it may have learnt */
+		LLVMBuildStore(B, LLVMBuildLoad2(B, i64, v->site.lo_mem, ""),
+			       v->site.lo_slot);
+		LLVMBuildStore(B, LLVMBuildLoad2(B, i64, v->site.len_mem, ""),
+			       v->site.len_slot);
+	}
+	LLVMBasicBlockRef ok = jit_new_block(e, "vlanesok");
+	LLVMBuildCondBr(B, LLVMBuildICmp(B, LLVMIntNE, r, s32(e, 0), ""),
+			e->fault_bb, ok);
+	LLVMPositionBuilderAtEnd(B, ok);
+	LLVMTypeRef vt = LLVMVectorType(v->it, JIT_LANES);
+	for (unsigned k = 0; !v->st && k < v->n; k++) {
+		LLVMValueRef x = LLVMBuildLoad2(B, e->i64, vals_at(e, k), "");
+		LLVMSetAlignment(x, 8);
+		if (!jit_set_bits(e, &v->ops[k], LLVMBuildTrunc(B, x, vt, ""),
+				  ptx_type_is_signed(v->in->types[0])))
 			return false;
 	}
-	LLVMValueRef next = LLVMBuildAdd(B, i, s32(e, 1), "");
-	LLVMBasicBlockRef end = LLVMGetInsertBlock(B);
-	keep_rolled(e, LLVMBuildCondBr(B, LLVMBuildICmp(B, LLVMIntULT, next,
-							s32(e, JIT_LANES), ""),
-				       loop, v->join));
-	LLVMValueRef zero = s32(e, 0);
-	LLVMAddIncoming(i, &zero, &from, 1);
-	LLVMAddIncoming(i, &next, &end, 1);
+	LLVMBuildBr(B, v->join);
 	return true;
 }
 

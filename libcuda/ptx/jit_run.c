@@ -136,6 +136,72 @@ void jit_barrier_fault(struct jit_cta *c, uint32_t thread, uint32_t line)
 		locate(c, line);
 }
 
+static uint64_t read_bits(const uint8_t *p, uint32_t size)
+{
+	uint8_t b8;
+	uint16_t b16;
+	uint32_t b32;
+	uint64_t b64;
+	switch (size) {
+	case 1: memcpy(&b8, p, 1); return b8;
+	case 2: memcpy(&b16, p, 2); return b16;
+	case 4: memcpy(&b32, p, 4); return b32;
+	default: memcpy(&b64, p, 8); return b64;
+	}
+}
+
+static void write_bits(uint8_t *p, uint64_t v, uint32_t size)
+{
+	uint8_t b8 = (uint8_t)v;
+	uint16_t b16 = (uint16_t)v;
+	uint32_t b32 = (uint32_t)v;
+	switch (size) {
+	case 1: memcpy(p, &b8, 1); break;
+	case 2: memcpy(p, &b16, 2); break;
+	case 4: memcpy(p, &b32, 4); break;
+	default: memcpy(p, &v, 8); break;
+	}
+}
+
+/* A lane's host pointer, checked as jit_emit_mem.c's inline code and
+ * its helpers check; NULL after a fault. */
+static uint8_t *lane_pointer(struct jit_cta *c, uint32_t thread,
+			     uint64_t addr, uint32_t bytes, uint32_t flags,
+			     uint32_t line, uint32_t site)
+{
+	if (!(flags & JIT_LANES_SHARED))
+		return jit_global(c, thread, addr, bytes,
+				  flags & JIT_LANES_WRITE, line, site);
+	uint64_t off = (uint32_t)addr;
+	if (off % bytes || off + bytes > c->shared_size) {
+		jit_shared_fault(c, thread, addr, bytes, line);
+		return NULL;
+	}
+	return c->shared + off;
+}
+
+int32_t jit_lanes_access(struct jit_cta *c, uint32_t first, uint32_t lanes,
+			 const uint64_t *addr, uint64_t *vals, uint32_t size,
+			 uint32_t n, uint32_t flags, uint32_t line,
+			 uint32_t site)
+{
+	for (uint32_t l = 0; l < lanes; l++) {
+		uint8_t *p = lane_pointer(c, first + l, addr[l], size * n, flags,
+					  line, site);
+		if (!p)
+			return 1;
+		for (uint32_t k = 0; k < n; k++) {
+			if (flags & JIT_LANES_WRITE)
+				write_bits(p + k * size, vals[k * lanes + l],
+					   size);
+			else
+				vals[k * lanes + l] = read_bits(p + k * size,
+								size);
+		}
+	}
+	return 0;
+}
+
 void jit_killed(struct jit_cta *c, uint32_t thread)
 {
 	rt_fault(c->rt, PTX_FAULT_KILLED, thread, 0,
