@@ -82,3 +82,18 @@ extern "C" __global__ void lanes_memory(const int *in, const pair *p,
 	out[n + (i * 5) % n] = (long long)(f.x * f.w) + i;
 	out4[i] = make_float4(f.y, f.z, (float)pp.a, (float)pp.c);
 }
+
+// A counter every write of which is the same in every lane, yet whose
+// value differs by thread after lanes part in a loop: the vector form
+// must not take it for one value after the barrier (an address from it).
+extern "C" __global__ void lanes_counter(const int *in, int *out)
+{
+	__shared__ int s[64];
+	int t = threadIdx.x;
+	int k = 0;
+	while (k < 12 && in[(t + k) & 63] > 100 * k)
+		k++;
+	s[t] = k;
+	__syncthreads();
+	out[t] = s[(t + k) & 63] + in[k];
+}

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { NMODES = 3, NTESTS = 4 * (NMODES - 1) };
+enum { NMODES = 3, NCASES = 5, NTESTS = NCASES * (NMODES - 1) };
 
 static const char *const mode_name[NMODES] = { "interpreter", "scalar JIT",
 					       "vector JIT" };
@@ -200,7 +200,7 @@ int main(void)
 	if (!text)
 		tap_diag("jit_lanes.sm75.ptx: not in the corpus");
 	enum { N = 300, B = 100 };
-	struct lanes_case cases[4] = {
+	struct lanes_case cases[NCASES] = {
 		{ text, "jit_lanes.sm75.ptx", "lanes_diverge",
 		  { .grid = { 3 }, .block = { B } }, 5,
 		  { 4 * N, 4 * N, 8 * N, 4, 0 }, { [4] = N - 7 },
@@ -216,8 +216,11 @@ int main(void)
 		{ guards_text, "guards.ptx", "lanes_guards",
 		  { .grid = { 1 }, .block = { 37 } }, 2, { 4 * 37, 0 },
 		  { [1] = 30 }, { [0] = true }, fill_ints },
+		{ text, "jit_lanes.sm75.ptx", "lanes_counter",
+		  { .grid = { 2 }, .block = { 64 } }, 2, { 4 * 64, 4 * 64 },
+		  { 0 }, { [1] = true }, fill_ints },
 	};
-	for (int i = 0; i < 4; i++)
+	for (int i = 0; i < NCASES; i++)
 		if (cases[i].text)
 			check_case(&cases[i]);
 		else
