@@ -15,8 +15,6 @@
  */
 #include "jit_emit.h"
 
-#include <llvm-c/DebugInfo.h>
-
 #define B (e->b)
 
 static LLVMValueRef s32(struct emit *e, uint64_t v)
@@ -33,23 +31,6 @@ static LLVMValueRef all_of(struct emit *e, LLVMValueRef v)
 {
 	LLVMTypeRef t = LLVMTypeOf(v);
 	return jit_intrinsic(e, "llvm.vector.reduce.and", &t, 1, &v, 1);
-}
-
-/*
- * Marks the back-edge @br of a lane loop not to be unrolled: the loops
- * are the rare paths, and unrolled they would double the kernel's code
- * and its compile time.
- */
-static void keep_rolled(struct emit *e, LLVMValueRef br)
-{
-	LLVMMetadataRef self = LLVMTemporaryMDNode(e->cx, NULL, 0);
-	LLVMMetadataRef off = LLVMMDStringInContext2(
-		e->cx, "llvm.loop.unroll.disable", 24);
-	LLVMMetadataRef ops[2] = { self, LLVMMDNodeInContext2(e->cx, &off, 1) };
-	LLVMMetadataRef loop = LLVMMDNodeInContext2(e->cx, ops, 2);
-	LLVMMetadataReplaceAllUsesWith(self, loop);
-	LLVMSetMetadata(br, LLVMGetMDKindIDInContext(e->cx, "llvm.loop", 9),
-			LLVMMetadataAsValue(e->cx, loop));
 }
 
 /* One memory instruction of the group, read before any path runs. */
@@ -429,9 +410,10 @@ bool jit_vec_atom(struct emit *e, const struct ir_insn *in)
 		return false;
 	LLVMValueRef next = LLVMBuildAdd(B, i, s32(e, 1), "");
 	LLVMBasicBlockRef end = LLVMGetInsertBlock(B);
-	keep_rolled(e, LLVMBuildCondBr(B, LLVMBuildICmp(B, LLVMIntULT, next,
-							s32(e, JIT_LANES), ""),
-				       loop, v.join));
+	/* left to LLVM to unroll: lanes then index vectors by constants */
+	LLVMBuildCondBr(B, LLVMBuildICmp(B, LLVMIntULT, next,
+					 s32(e, JIT_LANES), ""),
+			loop, v.join);
 	LLVMValueRef zero = s32(e, 0);
 	LLVMAddIncoming(i, &zero, &from, 1);
 	LLVMAddIncoming(i, &next, &end, 1);
