@@ -6,7 +6,10 @@
  *
  * Execution model. The compiled function runs every thread of a CTA, one
  * after the other, each as straight-line scalar code; PTX registers are
- * SSA values to LLVM. A CTA barrier (bar.sync) splits the kernel into
+ * SSA values to LLVM. Where every instruction has one, a vector form
+ * runs first, JIT_LANES consecutive threads side by side in SIMD
+ * vectors, as long as they take the same branches; a group whose lanes
+ * part ways hands its registers to the scalar loop (jit_emit_vec.c). A CTA barrier (bar.sync) splits the kernel into
  * regions: a thread that reaches a barrier saves its registers and the
  * loop moves on to the next thread; once every thread has reached it,
  * the driver calls the function again for the next region, where each
@@ -46,7 +49,7 @@ struct jit_cta {
 	struct rt_cta *rt;
 	uint8_t *shared;
 	const uint8_t *params;
-	uint64_t *save;		/* [thread][register] across barriers */
+	uint64_t *save;		/* [slot][thread] across barriers */
 	uint8_t *exited;	/* [thread]: 1 once it exited */
 	/* Per global access site: [lo, lo + len) of the writable range it
 	 * used last (sites[2 * i], sites[2 * i + 1]), checked inline. */
@@ -60,6 +63,11 @@ struct jit_cta {
 	uint64_t shared_size;
 	int32_t next_region;	/* the barrier threads stopped at; -1 */
 	uint32_t nregs;
+	/* The vector form's hand-over to the scalar loop, per thread:
+	 * 0 run it, 1 done for this region, 2 + i resume before
+	 * instruction i with its registers in dsave[register][thread]. */
+	uint32_t *vstate;
+	uint64_t *dsave;
 };
 
 /* Runs threads of a CTA from @region (0: the start); 0, or 1 when a
@@ -136,6 +144,7 @@ void jit_worker_free(struct ptx_worker *wk);
 #define JIT_SYM_BARRIER_FAULT "vcuda_jit_barrier_fault"
 #define JIT_SYM_KILLED "vcuda_jit_killed"
 #define JIT_SYM_ATOMIC "vcuda_rt_atomic"
+#define JIT_SYM_LANES "vcuda_jit_lanes"
 uint8_t *jit_global(struct jit_cta *c, uint32_t thread, uint64_t addr,
 		    uint32_t size, uint32_t write, uint32_t line,
 		    uint32_t site);
@@ -143,5 +152,21 @@ void jit_shared_fault(struct jit_cta *c, uint32_t thread, uint64_t addr,
 		      uint32_t size, uint32_t line);
 void jit_barrier_fault(struct jit_cta *c, uint32_t thread, uint32_t line);
 void jit_killed(struct jit_cta *c, uint32_t thread);
+
+/* jit_lanes_access() flags */
+#define JIT_LANES_WRITE 1u
+#define JIT_LANES_SHARED 2u
+/*
+ * The vector form's accesses that are neither contiguous nor uniform:
+ * lane by lane, in lane order, threads @first.., @lanes of them, each
+ * @n elements of @size bytes at addr[lane]. A load puts element k of
+ * lane l, zero-extended, in vals[k * lanes + l]; a store takes it from
+ * there. Checked as the scalar code checks (global: through @site's
+ * range, learnt); 0, or 1 after a fault.
+ */
+int32_t jit_lanes_access(struct jit_cta *c, uint32_t first, uint32_t lanes,
+			 const uint64_t *addr, uint64_t *vals, uint32_t size,
+			 uint32_t n, uint32_t flags, uint32_t line,
+			 uint32_t site);
 
 #endif

@@ -61,10 +61,60 @@ LLVMTypeRef jit_type(struct emit *e, unsigned t)
 	}
 }
 
+LLVMValueRef jit_cint(LLVMTypeRef t, uint64_t v)
+{
+	if (LLVMGetTypeKind(t) != LLVMVectorTypeKind)
+		return LLVMConstInt(t, v, false);
+	unsigned n = LLVMGetVectorSize(t);
+	LLVMValueRef el[64];
+	el[0] = LLVMConstInt(LLVMGetElementType(t), v, false);
+	for (unsigned i = 1; i < n && i < 64; i++)
+		el[i] = el[0];
+	return LLVMConstVector(el, n);
+}
+
 LLVMValueRef jit_const(struct emit *e, LLVMTypeRef t, uint64_t v)
 {
 	(void)e;
-	return LLVMConstInt(t, v, false);
+	return jit_cint(t, v);
+}
+
+unsigned jit_int_bits(LLVMTypeRef t)
+{
+	if (LLVMGetTypeKind(t) == LLVMVectorTypeKind)
+		t = LLVMGetElementType(t);
+	return LLVMGetIntTypeWidth(t);
+}
+
+LLVMTypeRef jit_int_like(struct emit *e, LLVMTypeRef t, unsigned bits)
+{
+	LLVMTypeRef it = LLVMIntTypeInContext(e->cx, bits);
+	if (LLVMGetTypeKind(t) == LLVMVectorTypeKind)
+		return LLVMVectorType(it, LLVMGetVectorSize(t));
+	return it;
+}
+
+void jit_lanes(struct emit *e, unsigned lanes)
+{
+	LLVMTypeRef *v[7] = { &e->i1, &e->i8, &e->i16, &e->i32, &e->i64,
+			      &e->f32, &e->f64 };
+	e->lanes = lanes;
+	for (int i = 0; i < 7; i++)
+		*v[i] = lanes ? LLVMVectorType(e->scalar[i], lanes) :
+				e->scalar[i];
+}
+
+LLVMValueRef jit_splat(struct emit *e, LLVMValueRef v)
+{
+	if (!e->lanes)
+		return v;
+	LLVMTypeRef vt = LLVMVectorType(LLVMTypeOf(v), e->lanes);
+	LLVMValueRef zero = LLVMConstInt(e->scalar[3], 0, false);
+	LLVMValueRef one = LLVMBuildInsertElement(e->b, LLVMGetUndef(vt), v,
+						  zero, "");
+	LLVMValueRef mask = LLVMConstNull(LLVMVectorType(e->scalar[3],
+							 e->lanes));
+	return LLVMBuildShuffleVector(e->b, one, LLVMGetUndef(vt), mask, "");
 }
 
 LLVMValueRef jit_intrinsic(struct emit *e, const char *name,
@@ -96,8 +146,9 @@ LLVMValueRef jit_entry_copy(struct emit *e, LLVMValueRef init_ptr)
 {
 	LLVMBuilderRef b = LLVMCreateBuilderInContext(e->cx);
 	LLVMPositionBuilderBefore(b, LLVMGetBasicBlockTerminator(e->entry_bb));
-	LLVMValueRef slot = LLVMBuildAlloca(b, e->i64, "");
-	LLVMBuildStore(b, LLVMBuildLoad2(b, e->i64, init_ptr, ""), slot);
+	LLVMTypeRef i64 = e->scalar[4];
+	LLVMValueRef slot = LLVMBuildAlloca(b, i64, "");
+	LLVMBuildStore(b, LLVMBuildLoad2(b, i64, init_ptr, ""), slot);
 	LLVMDisposeBuilder(b);
 	return slot;
 }
@@ -139,8 +190,8 @@ bool jit_set_bits(struct emit *e, const struct ir_operand *o,
 	if (r->type == PTX_T_PRED) {
 		if (vt != e->i1)
 			v = LLVMBuildICmp(e->b, LLVMIntNE, v,
-					  LLVMConstInt(vt, 0, false), "");
-	} else if (vt == e->i1 || LLVMGetIntTypeWidth(vt) < 64) {
+					  jit_cint(vt, 0), "");
+	} else if (vt == e->i1 || jit_int_bits(vt) < 64) {
 		v = sign && vt != e->i1 ? LLVMBuildSExt(e->b, v, e->i64, "") :
 					  LLVMBuildZExt(e->b, v, e->i64, "");
 	}
@@ -198,10 +249,11 @@ LLVMValueRef jit_variable_address(struct emit *e, const struct ir_sym *s)
 	for (uint32_t i = 0; i < p->nvars; i++) {
 		if (p->vars[i] != s)
 			continue;
-		LLVMValueRef idx = jit_const(e, e->i64, i);
-		LLVMValueRef at = LLVMBuildGEP2(e->b, e->i64, e->globals, &idx,
-						1, "");
-		LLVMValueRef v = LLVMBuildLoad2(e->b, e->i64, at, "");
+		LLVMTypeRef i64 = e->scalar[4];
+		LLVMValueRef idx = LLVMConstInt(i64, i, false);
+		LLVMValueRef at = LLVMBuildGEP2(e->b, i64, e->globals, &idx, 1,
+						"");
+		LLVMValueRef v = LLVMBuildLoad2(e->b, i64, at, "");
 		jit_invariant(e, v);
 		return v;
 	}
@@ -229,6 +281,8 @@ static LLVMValueRef symbol_value(struct emit *e, const struct ir_operand *o)
 		return NULL;
 	if (s->space == SPACE_GLOBAL || s->space == SPACE_CONST)
 		base = jit_variable_address(e, s);
+	if (base)
+		base = jit_splat(e, base);
 	else if (s->space == SPACE_SHARED && layout_offset(e->k, s, &off))
 		base = jit_const(e, e->i64, off);
 	return base ? LLVMBuildAdd(e->b, base,
@@ -260,7 +314,7 @@ LLVMValueRef jit_get(struct emit *e, const struct ir_operand *o, unsigned t)
 	case OPND_IMM:
 		bits = ir_imm_value(o, t);
 		if (t == PTX_T_PRED)
-			return LLVMConstInt(e->i1, bits != 0, false);
+			return jit_cint(e->i1, bits != 0);
 		return from_bits(e, jit_const(e, e->i64, bits), t);
 	case OPND_SREG:
 		v = sreg_value(e, o);
@@ -280,22 +334,25 @@ LLVMValueRef jit_get(struct emit *e, const struct ir_operand *o, unsigned t)
 
 /* ---- the thread loop ---- */
 
-static LLVMValueRef cta_field(struct emit *e, size_t off, LLVMTypeRef t)
+LLVMValueRef jit_cta_field(struct emit *e, size_t off, LLVMTypeRef t)
 {
-	LLVMValueRef idx = jit_const(e, e->i64, off);
-	LLVMValueRef p = LLVMBuildGEP2(e->b, e->i8, e->cta, &idx, 1, "");
+	LLVMValueRef idx = LLVMConstInt(e->scalar[4], off, false);
+	LLVMValueRef p = LLVMBuildGEP2(e->b, e->scalar[1], e->cta, &idx, 1, "");
 	return LLVMBuildBitCast(e->b, p, LLVMPointerType(t, 0), "");
 }
 
 static LLVMValueRef load_field(struct emit *e, size_t off, LLVMTypeRef t)
 {
-	return LLVMBuildLoad2(e->b, t, cta_field(e, off, t), "");
+	return LLVMBuildLoad2(e->b, t, jit_cta_field(e, off, t), "");
 }
 
-static void load_uniforms(struct emit *e)
+/* In scalar mode: the fields every thread of the CTA shares. */
+void jit_load_uniforms(struct emit *e)
 {
-	LLVMTypeRef pp = LLVMPointerType(e->p8, 0);
-	(void)pp;
+	e->vstate = load_field(e, offsetof(struct jit_cta, vstate),
+			       LLVMPointerType(e->i32, 0));
+	e->dsave = load_field(e, offsetof(struct jit_cta, dsave),
+			      LLVMPointerType(e->i64, 0));
 	e->shared = load_field(e, offsetof(struct jit_cta, shared), e->p8);
 	e->params = load_field(e, offsetof(struct jit_cta, params), e->p8);
 	e->save = load_field(e, offsetof(struct jit_cta, save),
@@ -321,17 +378,24 @@ static void load_uniforms(struct emit *e)
 
 /*
  * Save slot @slot of this thread. A thread saves, at each barrier, only
- * the registers live after it, packed: the buffer's stride is the most
- * any barrier keeps (save_stride), so a CTA's saves stay small enough
- * for the cache even at 1024 threads.
+ * the registers live after it, packed: the buffer holds the most any
+ * barrier keeps (save_stride) per thread, so a CTA's saves stay small
+ * enough for the cache even at 1024 threads. Laid out [slot][thread],
+ * so that a vector group (jit_emit_vec.c) saves a slot in one store.
  */
-static LLVMValueRef save_slot(struct emit *e, uint32_t slot)
+static LLVMValueRef slot_of(struct emit *e, LLVMValueRef base, uint32_t slot)
 {
 	LLVMValueRef i = LLVMBuildAdd(
-		e->b, LLVMBuildMul(e->b, LLVMBuildZExt(e->b, e->tid, e->i64, ""),
-				   jit_const(e, e->i64, e->save_stride), ""),
-		jit_const(e, e->i64, slot), "");
-	return LLVMBuildGEP2(e->b, e->i64, e->save, &i, 1, "");
+		e->b, LLVMBuildMul(e->b, LLVMBuildZExt(e->b, e->nthreads, e->i64,
+						       ""),
+				   jit_const(e, e->i64, slot), ""),
+		LLVMBuildZExt(e->b, e->tid, e->i64, ""), "");
+	return LLVMBuildGEP2(e->b, e->i64, base, &i, 1, "");
+}
+
+static LLVMValueRef save_slot(struct emit *e, uint32_t slot)
+{
+	return slot_of(e, e->save, slot);
 }
 
 /* The registers live after the barrier at instruction @at: the only
@@ -392,12 +456,14 @@ static void zero_registers(struct emit *e)
 	}
 }
 
-static LLVMBasicBlockRef new_block(struct emit *e, const char *name)
+LLVMBasicBlockRef jit_new_block(struct emit *e, const char *name)
 {
 	return LLVMAppendBasicBlockInContext(e->cx, e->fn, name);
 }
 
-static bool add_resume(struct emit *e, LLVMBasicBlockRef bb, uint32_t at)
+#define new_block jit_new_block
+
+bool jit_add_resume(struct emit *e, LLVMBasicBlockRef bb, uint32_t at)
 {
 	if (e->nresume == e->resume_cap) {
 		uint32_t cap = e->resume_cap ? e->resume_cap * 2 : 8;
@@ -422,14 +488,42 @@ static bool add_resume(struct emit *e, LLVMBasicBlockRef bb, uint32_t at)
  */
 struct loop_blocks {
 	LLVMBasicBlockRef entry, head, dispatch, go, init, restore, done;
-	LLVMValueRef phis[4];
+	LLVMBasicBlockRef vswitch;	/* resume where the group parted */
+	LLVMValueRef phis[4], vstate;
 };
+
+/*
+ * With a vector form, which ran first: a thread its group finished for
+ * this region is skipped, one whose group parted ways resumes where it
+ * did (vswitch). The vector form writes every whole group's state each
+ * region; the rest stay 0.
+ */
+static void vector_handover(struct emit *e, struct loop_blocks *lb)
+{
+	LLVMTypeRef i32 = e->i32;
+	LLVMValueRef idx = LLVMBuildZExt(e->b, e->tid, e->i64, "");
+	LLVMValueRef at = LLVMBuildGEP2(e->b, i32, e->vstate, &idx, 1, "");
+	LLVMBasicBlockRef own = new_block(e, "vnone");
+	LLVMBasicBlockRef taken = new_block(e, "vtaken");
+	lb->vswitch = new_block(e, "vswitch");
+	lb->vstate = LLVMBuildLoad2(e->b, i32, at, "");
+	LLVMBuildCondBr(e->b, LLVMBuildICmp(e->b, LLVMIntEQ, lb->vstate,
+					    jit_const(e, i32, 0), ""),
+			own, taken);
+	LLVMPositionBuilderAtEnd(e->b, taken);
+	LLVMBuildCondBr(e->b, LLVMBuildICmp(e->b, LLVMIntEQ, lb->vstate,
+					    jit_const(e, i32, 1), ""),
+			e->next_bb, lb->vswitch);
+	LLVMPositionBuilderAtEnd(e->b, own);
+}
 
 /* dispatch: a thread that exited before this region's barrier stays out;
  * with no barrier there is one region, and nobody has exited yet. */
 static void build_dispatch(struct emit *e, struct loop_blocks *lb)
 {
 	LLVMPositionBuilderAtEnd(e->b, lb->dispatch);
+	if (e->vector)
+		vector_handover(e, lb);
 	if (!e->has_barrier) {
 		LLVMBuildBr(e->b, lb->go);
 		return;
@@ -489,7 +583,22 @@ static void build_next(struct emit *e, struct loop_blocks *lb)
 	}
 }
 
-static void build_skeleton(struct emit *e, struct loop_blocks *lb)
+/* The vector form first, for whole groups: a fault there ends the CTA;
+ * the thread loop runs only when it left threads (it returns 2). */
+static void call_vector(struct emit *e, LLVMValueRef vfn,
+			struct loop_blocks *lb)
+{
+	LLVMTypeRef args[2] = { e->p8, e->i32 };
+	LLVMTypeRef fnty = LLVMFunctionType(e->i32, args, 2, false);
+	LLVMValueRef av[2] = { e->cta, e->region };
+	LLVMValueRef r = LLVMBuildCall2(e->b, fnty, vfn, av, 2, "");
+	LLVMValueRef sw = LLVMBuildSwitch(e->b, r, lb->head, 2);
+	LLVMAddCase(sw, jit_const(e, e->i32, 0), lb->done);
+	LLVMAddCase(sw, jit_const(e, e->i32, 1), e->fault_bb);
+}
+
+static void build_skeleton(struct emit *e, struct loop_blocks *lb,
+			   LLVMValueRef vfn)
 {
 	lb->entry = new_block(e, "entry");
 	e->entry_bb = lb->entry;
@@ -505,8 +614,11 @@ static void build_skeleton(struct emit *e, struct loop_blocks *lb)
 	for (uint32_t r = 0; r < e->f->nregs; r++)
 		e->regs[r] = LLVMBuildAlloca(e->b, e->f->regs[r].type ==
 					     PTX_T_PRED ? e->i1 : e->i64, "");
-	load_uniforms(e);
-	LLVMBuildBr(e->b, lb->head);
+	jit_load_uniforms(e);
+	if (vfn)
+		call_vector(e, vfn, lb);
+	else
+		LLVMBuildBr(e->b, lb->head);
 	build_head(e, lb);
 	LLVMPositionBuilderAtEnd(e->b, lb->done);
 	LLVMBuildRet(e->b, jit_const(e, e->i32, 0));
@@ -519,9 +631,46 @@ static void build_skeleton(struct emit *e, struct loop_blocks *lb)
 	LLVMBuildBr(e->b, e->blocks[0]);
 }
 
+/* Where the vector form's group parted ways before instruction @at:
+ * the registers live there, from dsave[register][thread]. */
+static void restore_diverged(struct emit *e, uint32_t at)
+{
+	for (uint32_t r = 0; r < e->f->nregs; r++) {
+		if (!jit_live_before(e->live, at, r))
+			continue;
+		bool pred = e->f->regs[r].type == PTX_T_PRED;
+		LLVMValueRef v = LLVMBuildLoad2(e->b, e->i64,
+						slot_of(e, e->dsave, r), "");
+		if (pred)
+			v = LLVMBuildICmp(e->b, LLVMIntNE, v,
+					  jit_const(e, e->i64, 0), "");
+		LLVMBuildStore(e->b, v, e->regs[r]);
+	}
+}
+
+static void finish_handover(struct emit *e, struct loop_blocks *lb)
+{
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < e->f->ninsns; i++)
+		n += e->dresume[i] != NULL;
+	LLVMPositionBuilderAtEnd(e->b, lb->vswitch);
+	LLVMValueRef sw = LLVMBuildSwitch(e->b, lb->vstate, e->fault_bb, n);
+	for (uint32_t i = 0; i < e->f->ninsns; i++) {
+		if (!e->dresume[i])
+			continue;
+		LLVMBasicBlockRef bb = new_block(e, "dcase");
+		LLVMAddCase(sw, jit_const(e, e->i32, 2 + i), bb);
+		LLVMPositionBuilderAtEnd(e->b, bb);
+		restore_diverged(e, i);
+		LLVMBuildBr(e->b, e->dresume[i]);
+	}
+}
+
 /* After every block is emitted: to the region, restoring what it needs. */
 static void finish_restore(struct emit *e, struct loop_blocks *lb)
 {
+	if (e->vector)
+		finish_handover(e, lb);
 	LLVMPositionBuilderAtEnd(e->b, lb->restore);
 	LLVMValueRef sw = LLVMBuildSwitch(e->b, e->region, e->fault_bb,
 					  e->nresume);
@@ -551,7 +700,7 @@ static void exit_thread(struct emit *e)
 	LLVMBuildBr(e->b, e->next_bb);
 }
 
-static LLVMBasicBlockRef label_block(struct emit *e, const struct ir_operand *o)
+LLVMBasicBlockRef jit_label_block(struct emit *e, const struct ir_operand *o)
 {
 	if (o->kind != OPND_LABEL || o->reg >= e->f->nlabels)
 		return NULL;
@@ -568,31 +717,33 @@ static LLVMValueRef guard_of(struct emit *e, const struct ir_insn *in)
 	return in->guard_neg ? LLVMBuildNot(e->b, p, "") : p;
 }
 
-static uint32_t target_block(struct emit *e, const struct ir_operand *o)
+uint32_t jit_target_block(struct emit *e, const struct ir_operand *o)
 {
 	uint32_t at = e->f->labels[o->reg].insn;
 	return at < e->f->ninsns ? e->f->insns[at].block : e->f->nblocks - 1;
 }
 
 /* A block that looks at the launch's kill flag, then goes to @to. */
-static LLVMBasicBlockRef kill_check(struct emit *e, LLVMBasicBlockRef to)
+LLVMBasicBlockRef jit_kill_check(struct emit *e, LLVMValueRef tid,
+				 LLVMBasicBlockRef to)
 {
 	LLVMBasicBlockRef here = LLVMGetInsertBlock(e->b);
 	LLVMBasicBlockRef chk = new_block(e, "killchk");
 	LLVMBasicBlockRef dead = new_block(e, "killed");
 	LLVMPositionBuilderAtEnd(e->b, chk);
+	LLVMTypeRef i8 = e->scalar[1];
 	LLVMValueRef flag = LLVMBuildLoad2(
-		e->b, e->i8, load_field(e, offsetof(struct jit_cta, kill), e->p8),
+		e->b, i8, load_field(e, offsetof(struct jit_cta, kill), e->p8),
 		"");
 	LLVMSetOrdering(flag, LLVMAtomicOrderingMonotonic);
 	LLVMBuildCondBr(e->b, LLVMBuildICmp(e->b, LLVMIntNE, flag,
-					    jit_const(e, e->i8, 0), ""),
+					    LLVMConstInt(i8, 0, false), ""),
 			dead, to);
 	LLVMPositionBuilderAtEnd(e->b, dead);
-	LLVMTypeRef args[2] = { e->p8, e->i32 };
+	LLVMTypeRef args[2] = { e->p8, e->scalar[3] };
 	LLVMTypeRef fnty = LLVMFunctionType(LLVMVoidTypeInContext(e->cx), args,
 					    2, false);
-	LLVMValueRef av[2] = { e->cta, e->tid };
+	LLVMValueRef av[2] = { e->cta, tid };
 	jit_call_c(e, fnty, JIT_SYM_KILLED, av, 2);
 	LLVMBuildBr(e->b, e->fault_bb);
 	LLVMPositionBuilderAtEnd(e->b, here);
@@ -601,12 +752,12 @@ static LLVMBasicBlockRef kill_check(struct emit *e, LLVMBasicBlockRef to)
 
 static bool emit_branch(struct emit *e, const struct ir_insn *in)
 {
-	LLVMBasicBlockRef t = in->nopnds == 1 ? label_block(e, &in->opnd[0]) :
-						NULL;
+	LLVMBasicBlockRef t = in->nopnds == 1 ?
+				      jit_label_block(e, &in->opnd[0]) : NULL;
 	if (!t)
 		return jit_unsupported(e, "branch target");
-	if (in->block >= target_block(e, &in->opnd[0]))
-		t = kill_check(e, t);	/* a back-edge: loops can be stopped */
+	if (in->block >= jit_target_block(e, &in->opnd[0]))
+		t = jit_kill_check(e, e->tid, t);	/* a back-edge: loops can be stopped */
 	if (!in->guarded) {
 		LLVMBuildBr(e->b, t);
 		return true;
@@ -618,7 +769,7 @@ static bool emit_branch(struct emit *e, const struct ir_insn *in)
 }
 
 /* bar.sync / barrier.sync of all the CTA's threads (any id, no count). */
-static bool is_cta_barrier(const struct ir_insn *in)
+bool jit_is_cta_barrier(const struct ir_insn *in)
 {
 	return in->mode != MOD_ARRIVE && in->mode != MOD_RED &&
 	       !(in->flags & 1u << FL_WARP) &&
@@ -630,17 +781,17 @@ static bool is_cta_barrier(const struct ir_insn *in)
 /* bar.sync: save, note region r (all threads must agree), next thread. */
 static bool emit_barrier(struct emit *e, const struct ir_insn *in)
 {
-	if (!is_cta_barrier(in) || in->guarded)
+	if (!jit_is_cta_barrier(in) || in->guarded)
 		return jit_unsupported(e, "only bar.sync of the whole CTA");
 	LLVMBasicBlockRef bad = new_block(e, "diverged");
 	LLVMBasicBlockRef note = new_block(e, "note");
 	LLVMBasicBlockRef resume = new_block(e, "resume");
 	uint32_t at = (uint32_t)(in - e->f->insns);
-	if (!add_resume(e, resume, at))
+	if (!jit_add_resume(e, resume, at))
 		return false;
 	LLVMValueRef r = jit_const(e, e->i32, e->nresume);
 	save_registers(e, at);
-	LLVMValueRef slot = cta_field(e, offsetof(struct jit_cta, next_region),
+	LLVMValueRef slot = jit_cta_field(e, offsetof(struct jit_cta, next_region),
 				      e->i32);
 	LLVMValueRef cur = LLVMBuildLoad2(e->b, e->i32, slot, "");
 	LLVMValueRef ok = LLVMBuildOr(
@@ -652,14 +803,21 @@ static bool emit_barrier(struct emit *e, const struct ir_insn *in)
 	LLVMBuildStore(e->b, r, slot);
 	LLVMBuildBr(e->b, e->next_bb);
 	LLVMPositionBuilderAtEnd(e->b, bad);
-	LLVMTypeRef args[3] = { e->p8, e->i32, e->i32 };
-	LLVMTypeRef fnty = LLVMFunctionType(LLVMVoidTypeInContext(e->cx), args,
-					    3, false);
-	LLVMValueRef av[3] = { e->cta, e->tid, jit_const(e, e->i32, in->line) };
-	jit_call_c(e, fnty, JIT_SYM_BARRIER_FAULT, av, 3);
-	LLVMBuildBr(e->b, e->fault_bb);
+	jit_barrier_fault_call(e, e->tid, in->line);
 	LLVMPositionBuilderAtEnd(e->b, resume);
 	return true;
+}
+
+/* Reports threads at different barriers, then the fault block. */
+void jit_barrier_fault_call(struct emit *e, LLVMValueRef tid, unsigned line)
+{
+	LLVMTypeRef i32 = e->scalar[3];
+	LLVMTypeRef args[3] = { e->p8, i32, i32 };
+	LLVMTypeRef fnty = LLVMFunctionType(LLVMVoidTypeInContext(e->cx), args,
+					    3, false);
+	LLVMValueRef av[3] = { e->cta, tid, LLVMConstInt(i32, line, false) };
+	jit_call_c(e, fnty, JIT_SYM_BARRIER_FAULT, av, 3);
+	LLVMBuildBr(e->b, e->fault_bb);
 }
 
 static bool emit_mov(struct emit *e, const struct ir_insn *in)
@@ -695,9 +853,22 @@ static bool emit_control(struct emit *e, const struct ir_insn *in)
 	}
 }
 
-static bool emit_plain(struct emit *e, const struct ir_insn *in)
+bool jit_emit_plain(struct emit *e, const struct ir_insn *in)
 {
 	bool fl = in->ntypes && ptx_type_is_float(in->types[0]);
+	if (e->lanes) {
+		switch (in->op) {
+		case OP_LD: case OP_LDU: case OP_ST: case OP_CVTA:
+			return jit_vec_mem(e, in);
+		case OP_ATOM: case OP_RED:
+			return jit_vec_atom(e, in);
+		case OP_BRA: case OP_RET: case OP_EXIT: case OP_BAR:
+		case OP_BARRIER: case OP_MEMBAR: case OP_FENCE:
+			return jit_vec_control(e, in);
+		default:
+			break;
+		}
+	}
 	switch (in->op) {
 	case OP_MOV:
 		return emit_mov(e, in);
@@ -730,16 +901,27 @@ static bool is_terminator(const struct ir_insn *in)
 				in->op == OP_EXIT);
 }
 
+/* The scalar code's entry where a vector group parted ways at @in. */
+static void divergence_entry(struct emit *e, const struct ir_insn *in)
+{
+	LLVMBasicBlockRef at = new_block(e, "dresume");
+	LLVMBuildBr(e->b, at);
+	LLVMPositionBuilderAtEnd(e->b, at);
+	e->dresume[in - e->f->insns] = at;
+}
+
 static bool emit_insn(struct emit *e, const struct ir_insn *in)
 {
 	e->in = in;
+	if (in->guarded && e->vector)
+		divergence_entry(e, in);
 	if (!in->guarded || in->op == OP_BRA)
-		return emit_plain(e, in);
+		return jit_emit_plain(e, in);
 	LLVMBasicBlockRef then = new_block(e, "then");
 	LLVMBasicBlockRef cont = new_block(e, "cont");
 	LLVMBuildCondBr(e->b, guard_of(e, in), then, cont);
 	LLVMPositionBuilderAtEnd(e->b, then);
-	bool ok = emit_plain(e, in);
+	bool ok = jit_emit_plain(e, in);
 	if (ok && in->op != OP_RET && in->op != OP_EXIT)
 		LLVMBuildBr(e->b, cont);
 	LLVMPositionBuilderAtEnd(e->b, cont);
@@ -806,26 +988,55 @@ static bool kernel_fits(struct emit *e)
 
 static void init_types(struct emit *e)
 {
-	e->i1 = LLVMInt1TypeInContext(e->cx);
-	e->i8 = LLVMInt8TypeInContext(e->cx);
-	e->i16 = LLVMInt16TypeInContext(e->cx);
-	e->i32 = LLVMInt32TypeInContext(e->cx);
-	e->i64 = LLVMInt64TypeInContext(e->cx);
-	e->f32 = LLVMFloatTypeInContext(e->cx);
-	e->f64 = LLVMDoubleTypeInContext(e->cx);
+	e->scalar[0] = LLVMInt1TypeInContext(e->cx);
+	e->scalar[1] = LLVMInt8TypeInContext(e->cx);
+	e->scalar[2] = LLVMInt16TypeInContext(e->cx);
+	e->scalar[3] = LLVMInt32TypeInContext(e->cx);
+	e->scalar[4] = LLVMInt64TypeInContext(e->cx);
+	e->scalar[5] = LLVMFloatTypeInContext(e->cx);
+	e->scalar[6] = LLVMDoubleTypeInContext(e->cx);
+	jit_lanes(e, 0);
 	e->p8 = LLVMPointerType(e->i8, 0);
+}
+
+static bool debug_enabled(void)
+{
+	const char *v = getenv("VCUDA_DEBUG");
+	return v && *v && strcmp(v, "0");
+}
+
+/*
+ * The one place that picks the vector form: where every instruction of
+ * the kernel has one (VCUDA_JIT_LANES=0 turns it off, for comparing).
+ * Emitted before the scalar function, which then gets entries where
+ * vector groups hand threads over.
+ */
+static LLVMValueRef try_vector(struct emit *e, const char *name, char *why,
+			       size_t len)
+{
+	const char *off = getenv("VCUDA_JIT_LANES");
+	char vname[160];
+	LLVMValueRef vfn = NULL;
+	if (!off || strcmp(off, "0")) {
+		snprintf(vname, sizeof(vname), "%s_vec", name);
+		vfn = jit_emit_vector(e, vname);
+	}
+	snprintf(why, len, "%s", off && !strcmp(off, "0") ?
+		 "VCUDA_JIT_LANES=0" : e->why);
+	e->why[0] = 0;
+	e->in = NULL;
+	e->nresume = 0;
+	e->vector = vfn != NULL;
+	jit_lanes(e, 0);
+	return vfn;
 }
 
 static bool emit_function(struct emit *e, const char *name)
 {
 	LLVMTypeRef args[2] = { e->p8, e->i32 };
 	LLVMTypeRef fnty = LLVMFunctionType(e->i32, args, 2, false);
-	e->fn = LLVMAddFunction(e->mod, name, fnty);
-	e->cta = LLVMGetParam(e->fn, 0);
-	e->region = LLVMGetParam(e->fn, 1);
-	LLVMAddAttributeAtIndex(e->fn, 1, LLVMCreateEnumAttribute(
-		e->cx, LLVMGetEnumAttributeKindForName("noalias", 7), 0));
 	struct loop_blocks lb;
+	char vwhy[200];
 	for (uint32_t i = 0; i < e->f->ninsns; i++)
 		if (e->f->insns[i].op == OP_BAR ||
 		    e->f->insns[i].op == OP_BARRIER)
@@ -834,10 +1045,22 @@ static bool emit_function(struct emit *e, const char *name)
 	if (!e->live)
 		return false;
 	e->save_stride = most_saved(e);
-	build_skeleton(e, &lb);
+	LLVMValueRef vfn = try_vector(e, name, vwhy, sizeof(vwhy));
+	e->fn = LLVMAddFunction(e->mod, name, fnty);
+	e->cta = LLVMGetParam(e->fn, 0);
+	e->region = LLVMGetParam(e->fn, 1);
+	LLVMAddAttributeAtIndex(e->fn, 1, LLVMCreateEnumAttribute(
+		e->cx, LLVMGetEnumAttributeKindForName("noalias", 7), 0));
+	build_skeleton(e, &lb, vfn);
 	if (!emit_blocks(e))
 		return false;
 	finish_restore(e, &lb);
+	if (debug_enabled() && vfn)
+		fprintf(stderr, "vcuda: kernel %s: JIT vector form, %d lanes\n",
+			e->k->sym->name, JIT_LANES);
+	else if (debug_enabled())
+		fprintf(stderr, "vcuda: kernel %s: JIT scalar form only: %s\n",
+			e->k->sym->name, vwhy);
 	return true;
 }
 
@@ -855,8 +1078,9 @@ bool jit_emit_kernel(const struct ptx_kernel *k, LLVMModuleRef mod,
 	e.regs = calloc(e.f->nregs + 1, sizeof(*e.regs));
 	e.blocks = calloc(e.f->nblocks + 1, sizeof(*e.blocks));
 	e.lazy_nan = jit_nan_lazy_registers(e.f);
+	e.dresume = calloc(e.f->ninsns + 1, sizeof(*e.dresume));
 	e.b = LLVMCreateBuilderInContext(e.cx);
-	bool mem = e.regs && e.blocks && e.lazy_nan;
+	bool mem = e.regs && e.blocks && e.lazy_nan && e.dresume;
 	bool ok = mem && emit_function(&e, name);
 	if (!mem)
 		jit_unsupported(&e, "out of memory");
@@ -864,6 +1088,7 @@ bool jit_emit_kernel(const struct ptx_kernel *k, LLVMModuleRef mod,
 	free(e.regs);
 	free(e.blocks);
 	free(e.lazy_nan);
+	free(e.dresume);
 	free(e.resume);
 	free(e.resume_insn);
 	jit_live_free(e.live);

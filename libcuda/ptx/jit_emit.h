@@ -25,7 +25,10 @@ struct emit {
 	LLVMModuleRef mod;
 	LLVMBuilderRef b;
 	LLVMValueRef fn, cta, region;
+	/* value types: scalars, or <lanes x T> in vector mode (jit_lanes) */
 	LLVMTypeRef i1, i8, i16, i32, i64, f32, f64, p8;
+	LLVMTypeRef scalar[7];		/* i1 .. f64, always scalar */
+	unsigned lanes;			/* 0: scalar code; else W */
 	LLVMValueRef *regs;		/* an alloca per IR register */
 	LLVMBasicBlockRef *blocks;	/* per IR block */
 	LLVMBasicBlockRef next_bb;	/* the next thread */
@@ -49,13 +52,26 @@ struct emit {
 	/* per register: holds an f32 result whose NaN is not yet the
 	 * canonical one (jit_nan.c) */
 	uint8_t *lazy_nan;
+	/* the vector form (jit_emit_vec.c) */
+	bool vector;			/* this kernel has one */
+	LLVMValueRef vstate, dsave;	/* jit_cta fields, loaded */
+	LLVMValueRef gtid;		/* the group's first thread (i32) */
+	LLVMValueRef leftover;		/* i32 alloca: a group left threads */
+	LLVMValueRef lane_addr, lane_vals;	/* jit_lanes_access buffers */
+	LLVMBasicBlockRef *dresume;	/* scalar entry before insn i */
 };
 
-/* Registers live after each bar.sync of @e's kernel, by instruction
- * index; NULL (with why) when out of memory. */
+/* Vector width of the vector form: lanes of one group of threads. */
+#define JIT_LANES 8
+
+/* Registers live after each bar.sync of @e's kernel and before each
+ * guarded instruction, by instruction index; NULL (with why) when out
+ * of memory. */
 struct jit_live *jit_live_compute(struct emit *e);
 /* Register @r is live after the barrier at instruction @insn. */
 bool jit_live_after(const struct jit_live *l, uint32_t insn, uint32_t r);
+/* Register @r is live before the guarded instruction @insn. */
+bool jit_live_before(const struct jit_live *l, uint32_t insn, uint32_t r);
 void jit_live_free(struct jit_live *l);
 
 /* Registers whose every write is f32 arithmetic (jit_nan.c): their
@@ -71,6 +87,16 @@ bool jit_unsupported(struct emit *e, const char *what);
 /* The LLVM type of PTX type @t (iN, float, double, i1); NULL if none. */
 LLVMTypeRef jit_type(struct emit *e, unsigned t);
 LLVMValueRef jit_const(struct emit *e, LLVMTypeRef t, uint64_t v);
+/* An integer constant of type @t, splat when @t is a vector. */
+LLVMValueRef jit_cint(LLVMTypeRef t, uint64_t v);
+/* Bits of an integer type or of a vector's elements. */
+unsigned jit_int_bits(LLVMTypeRef t);
+/* The integer type of @bits bits shaped as @t (scalar or vector). */
+LLVMTypeRef jit_int_like(struct emit *e, LLVMTypeRef t, unsigned bits);
+/* Sets the value types to scalars (@lanes 0) or vectors of @lanes. */
+void jit_lanes(struct emit *e, unsigned lanes);
+/* @v (scalar) in every lane, in vector mode; else @v. */
+LLVMValueRef jit_splat(struct emit *e, LLVMValueRef v);
 
 /* Operands: @o read as type @t; NULL (after jit_unsupported) if not. */
 LLVMValueRef jit_get(struct emit *e, const struct ir_operand *o,
@@ -97,6 +123,64 @@ LLVMValueRef jit_intrinsic(struct emit *e, const char *name,
 /* Calls the C function the engine names @name (JIT_SYM_*), of @fnty. */
 LLVMValueRef jit_call_c(struct emit *e, LLVMTypeRef fnty, const char *name,
 			LLVMValueRef *args, unsigned nargs);
+
+/* Shared by the scalar and the vector forms (jit_emit.c). */
+void jit_load_uniforms(struct emit *e);
+LLVMValueRef jit_cta_field(struct emit *e, size_t off, LLVMTypeRef t);
+LLVMBasicBlockRef jit_new_block(struct emit *e, const char *name);
+LLVMBasicBlockRef jit_label_block(struct emit *e, const struct ir_operand *o);
+uint32_t jit_target_block(struct emit *e, const struct ir_operand *o);
+LLVMBasicBlockRef jit_kill_check(struct emit *e, LLVMValueRef tid,
+				 LLVMBasicBlockRef to);
+bool jit_is_cta_barrier(const struct ir_insn *in);
+bool jit_add_resume(struct emit *e, LLVMBasicBlockRef bb, uint32_t at);
+void jit_barrier_fault_call(struct emit *e, LLVMValueRef tid, unsigned line);
+/* An instruction that is not a guard's branch around it. */
+bool jit_emit_plain(struct emit *e, const struct ir_insn *in);
+
+/* ---- the vector form (jit_emit_vec.c, jit_emit_vmem.c) ---- */
+
+/* Builds @k's vector function @name: 0 when it has none (with why). */
+LLVMValueRef jit_emit_vector(struct emit *e, const char *name);
+bool jit_vec_control(struct emit *e, const struct ir_insn *in);
+bool jit_vec_mem(struct emit *e, const struct ir_insn *in);
+bool jit_vec_atom(struct emit *e, const struct ir_insn *in);
+/* Calls @fn (scalar, one argument of @t's element type) per lane. */
+LLVMValueRef jit_vec_call1(struct emit *e, LLVMTypeRef t, const char *fn,
+			   LLVMValueRef a);
+
+/* ---- scalar memory access, shared with the vector form ---- */
+
+/* A global access site: the writable range it used last, cached. */
+struct jit_site {
+	uint32_t index;
+	LLVMValueRef lo_mem, len_mem, lo_slot, len_slot;
+};
+void jit_site_new(struct emit *e, struct jit_site *s);
+/* d aligned to @size and d + size <= len (i64 scalars). */
+LLVMValueRef jit_in_window(struct emit *e, LLVMValueRef d, LLVMValueRef len,
+			   unsigned size);
+/* Host pointers of scalar accesses by thread e->tid (scalar mode). */
+LLVMValueRef jit_global_ptr(struct emit *e, LLVMValueRef addr, unsigned size,
+			    bool write, const struct jit_site *s);
+LLVMValueRef jit_shared_ptr(struct emit *e, LLVMValueRef addr, unsigned size);
+/* The atomic operation of @in on @p with operands @b, @c; the old value. */
+LLVMValueRef jit_atomic_op(struct emit *e, const struct ir_insn *in,
+			   LLVMValueRef p, LLVMValueRef b, LLVMValueRef c,
+			   unsigned kind, LLVMTypeRef it);
+enum jit_mem_kind { MK_GLOBAL, MK_SHARED, MK_PARAM };
+bool jit_mem_kind(struct emit *e, unsigned space, enum jit_mem_kind *k);
+/* A kernel parameter's host pointer (scalar mode). */
+LLVMValueRef jit_param_ptr(struct emit *e, const struct ir_operand *o,
+			   unsigned size);
+/* The address operand of @k, i64 (in each lane in vector mode). */
+LLVMValueRef jit_addr_value(struct emit *e, const struct ir_operand *o,
+			    enum jit_mem_kind k);
+/* The data operands of ld/st: one, or a vector's @n elements. */
+const struct ir_operand *jit_data_ops(struct emit *e,
+				      const struct ir_operand *o, unsigned *n);
+/* The F16-free atomic kinds compiled code handles. */
+bool jit_atom_kind(unsigned t, unsigned *kind);
 
 /* Instruction families. */
 bool jit_emit_int(struct emit *e, const struct ir_insn *in);

@@ -50,10 +50,10 @@ static LLVMValueRef flush(struct emit *e, LLVMValueRef x)
 	LLVMValueRef bits = LLVMBuildBitCast(B, x, e->i32, "");
 	LLVMValueRef sub = LLVMBuildICmp(
 		B, LLVMIntEQ,
-		LLVMBuildAnd(B, bits, LLVMConstInt(e->i32, 0x7f800000u, 0), ""),
-		LLVMConstInt(e->i32, 0, 0), "");
+		LLVMBuildAnd(B, bits, jit_cint(e->i32, 0x7f800000u), ""),
+		jit_cint(e->i32, 0), "");
 	LLVMValueRef sign = LLVMBuildAnd(B, bits,
-					 LLVMConstInt(e->i32, 0x80000000u, 0),
+					 jit_cint(e->i32, 0x80000000u),
 					 "");
 	return LLVMBuildBitCast(B, LLVMBuildSelect(B, sub, sign, bits, ""),
 				e->f32, "");
@@ -192,7 +192,7 @@ static bool cvt_float_int(struct emit *e, const struct ir_insn *in,
 				       tys, 2, &x, 1);
 	if (st == PTX_T_F64 || ptx_type_size(dt) == 8) {
 		unsigned bits = ptx_type_size(dt) * 8;
-		LLVMValueRef top = LLVMConstInt(it, 1ull << (bits - 1), false);
+		LLVMValueRef top = jit_cint(it, 1ull << (bits - 1));
 		r = LLVMBuildSelect(B, LLVMBuildFCmp(B, LLVMRealUNO, x, x, ""),
 				    top, r, "");
 	}

@@ -29,8 +29,8 @@ static unsigned log2_of(unsigned size)
  * misaligned d, moves the low bits to the top, past any len / size.
  * One rotate and one compare, which loops keep cheap.
  */
-static LLVMValueRef in_window(struct emit *e, LLVMValueRef d,
-			      LLVMValueRef len, unsigned size)
+LLVMValueRef jit_in_window(struct emit *e, LLVMValueRef d, LLVMValueRef len,
+			   unsigned size)
 {
 	LLVMValueRef k = c64(e, log2_of(size));
 	LLVMValueRef args[3] = { d, d, k };
@@ -39,25 +39,34 @@ static LLVMValueRef in_window(struct emit *e, LLVMValueRef d,
 			     "");
 }
 
-/* Host address of a global access: the last good range, else rt_global. */
-static LLVMValueRef global_ptr(struct emit *e, LLVMValueRef addr,
-			       unsigned size, bool write)
+/* The site's cached range, in SSA between slow paths. */
+void jit_site_new(struct emit *e, struct jit_site *s)
 {
-	/* the site's cached range, in SSA between slow paths */
-	uint32_t site = e->nsites++;
-	LLVMValueRef i0 = c64(e, 2ull * site), i1 = c64(e, 2ull * site + 1);
+	LLVMTypeRef i64 = e->scalar[4];
+	s->index = e->nsites++;
+	LLVMValueRef i0 = LLVMConstInt(i64, 2ull * s->index, false);
+	LLVMValueRef i1 = LLVMConstInt(i64, 2ull * s->index + 1, false);
 	LLVMBuilderRef eb = LLVMCreateBuilderInContext(e->cx);
 	LLVMPositionBuilderBefore(eb, LLVMGetBasicBlockTerminator(e->entry_bb));
-	LLVMValueRef lo_mem = LLVMBuildGEP2(eb, e->i64, e->sites, &i0, 1, "");
-	LLVMValueRef len_mem = LLVMBuildGEP2(eb, e->i64, e->sites, &i1, 1, "");
+	s->lo_mem = LLVMBuildGEP2(eb, i64, e->sites, &i0, 1, "");
+	s->len_mem = LLVMBuildGEP2(eb, i64, e->sites, &i1, 1, "");
 	LLVMDisposeBuilder(eb);
-	LLVMValueRef lo_slot = jit_entry_copy(e, lo_mem);
-	LLVMValueRef len_slot = jit_entry_copy(e, len_mem);
+	s->lo_slot = jit_entry_copy(e, s->lo_mem);
+	s->len_slot = jit_entry_copy(e, s->len_mem);
+}
+
+/* Host address of a global access: the last good range, else rt_global. */
+LLVMValueRef jit_global_ptr(struct emit *e, LLVMValueRef addr, unsigned size,
+			    bool write, const struct jit_site *s)
+{
+	uint32_t site = s->index;
+	LLVMValueRef lo_mem = s->lo_mem, len_mem = s->len_mem;
+	LLVMValueRef lo_slot = s->lo_slot, len_slot = s->len_slot;
 	LLVMValueRef lo = LLVMBuildLoad2(B, e->i64, lo_slot, "");
 	LLVMValueRef len = LLVMBuildLoad2(B, e->i64, len_slot, "");
 	/* jit_global() keeps only ranges whose start is aligned to size */
-	LLVMValueRef ok = in_window(e, LLVMBuildSub(B, addr, lo, ""), len,
-				    size);
+	LLVMValueRef ok = jit_in_window(e, LLVMBuildSub(B, addr, lo, ""), len,
+					size);
 	LLVMValueRef fast = LLVMBuildIntToPtr(B, addr, e->p8, "");
 	LLVMBasicBlockRef here = LLVMGetInsertBlock(B);
 	LLVMBasicBlockRef slow = LLVMAppendBasicBlockInContext(e->cx, e->fn, "gslow");
@@ -86,12 +95,11 @@ static LLVMValueRef global_ptr(struct emit *e, LLVMValueRef addr,
 }
 
 /* Host address of a shared access: offsets are 32 bits. */
-static LLVMValueRef shared_ptr(struct emit *e, LLVMValueRef addr,
-			       unsigned size)
+LLVMValueRef jit_shared_ptr(struct emit *e, LLVMValueRef addr, unsigned size)
 {
 	LLVMValueRef off = LLVMBuildZExt(B, LLVMBuildTrunc(B, addr, e->i32, ""),
 					 e->i64, "");
-	LLVMValueRef ok = in_window(e, off, e->shared_size, size);
+	LLVMValueRef ok = jit_in_window(e, off, e->shared_size, size);
 	LLVMBasicBlockRef bad = LLVMAppendBasicBlockInContext(e->cx, e->fn, "sbad");
 	LLVMBasicBlockRef good = LLVMAppendBasicBlockInContext(e->cx, e->fn, "sok");
 	LLVMBuildCondBr(B, ok, good, bad);
@@ -108,9 +116,7 @@ static LLVMValueRef shared_ptr(struct emit *e, LLVMValueRef addr,
 	return LLVMBuildGEP2(B, e->i8, e->shared, &off, 1, "");
 }
 
-enum mem_kind { MK_GLOBAL, MK_SHARED, MK_PARAM };
-
-static bool mem_kind_of(struct emit *e, unsigned space, enum mem_kind *k)
+bool jit_mem_kind(struct emit *e, unsigned space, enum jit_mem_kind *k)
 {
 	switch (space) {
 	case SPACE_NONE:
@@ -133,8 +139,8 @@ static bool mem_kind_of(struct emit *e, unsigned space, enum mem_kind *k)
 }
 
 /* A kernel parameter at a constant offset: no check at run time. */
-static LLVMValueRef param_ptr(struct emit *e, const struct ir_operand *o,
-			      unsigned size)
+LLVMValueRef jit_param_ptr(struct emit *e, const struct ir_operand *o,
+			   unsigned size)
 {
 	const struct ir_sym *s = o->sym ? o->sym->def : NULL;
 	uint64_t off;
@@ -154,8 +160,8 @@ static bool is_param_load(const struct ir_insn *in)
 }
 
 /* The address operand as a 64-bit value (global or shared). */
-static LLVMValueRef addr_value(struct emit *e, const struct ir_operand *o,
-			       enum mem_kind k)
+LLVMValueRef jit_addr_value(struct emit *e, const struct ir_operand *o,
+			    enum jit_mem_kind k)
 {
 	uint64_t base = 0;
 	const struct ir_sym *s = o->sym ? o->sym->def : NULL;
@@ -164,7 +170,9 @@ static LLVMValueRef addr_value(struct emit *e, const struct ir_operand *o,
 	if (o->addr_base == ADDR_REG) {
 		struct ir_operand r = { .kind = OPND_REG, .reg = o->reg };
 		LLVMValueRef v = jit_get(e, &r, PTX_T_U64);
-		return v ? LLVMBuildAdd(B, v, c64(e, (uint64_t)o->offset), "") :
+		return v ? LLVMBuildAdd(B, v, jit_cint(e->i64,
+						       (uint64_t)o->offset),
+					"") :
 			   NULL;
 	}
 	if (o->addr_base == ADDR_SYM) {
@@ -178,36 +186,39 @@ static LLVMValueRef addr_value(struct emit *e, const struct ir_operand *o,
 			if (!v)
 				return jit_unsupported(e, "symbol address"),
 				       NULL;
-			return LLVMBuildAdd(B, v, c64(e, (uint64_t)o->offset),
-					    "");
+			return LLVMBuildAdd(B, jit_splat(e, v),
+					    jit_cint(e->i64,
+						     (uint64_t)o->offset), "");
 		}
 		if (!layout_offset(e->k, s, &base))
 			return jit_unsupported(e, "symbol address"), NULL;
 	}
-	return c64(e, base + (uint64_t)o->offset);
+	return jit_cint(e->i64, base + (uint64_t)o->offset);
 }
 
 static LLVMValueRef mem_ptr(struct emit *e, const struct ir_insn *in,
 			    const struct ir_operand *o, unsigned size,
 			    bool write)
 {
-	enum mem_kind k;
-	if (!mem_kind_of(e, in->space, &k))
+	enum jit_mem_kind k = MK_GLOBAL;
+	if (!jit_mem_kind(e, in->space, &k))
 		return NULL;
 	if (k == MK_PARAM)
 		return write ? (jit_unsupported(e, "st.param"), NULL) :
-			       param_ptr(e, o, size);
-	LLVMValueRef addr = addr_value(e, o, k);
+			       jit_param_ptr(e, o, size);
+	LLVMValueRef addr = jit_addr_value(e, o, k);
 	if (!addr)
 		return NULL;
-	return k == MK_SHARED ? shared_ptr(e, addr, size) :
-				global_ptr(e, addr, size, write);
+	if (k == MK_SHARED)
+		return jit_shared_ptr(e, addr, size);
+	struct jit_site site;
+	jit_site_new(e, &site);
+	return jit_global_ptr(e, addr, size, write, &site);
 }
 
 /* The data operands of ld/st: one, or a vector's elements. */
-static const struct ir_operand *data_ops(struct emit *e,
-					 const struct ir_operand *o,
-					 unsigned *n)
+const struct ir_operand *jit_data_ops(struct emit *e,
+				      const struct ir_operand *o, unsigned *n)
 {
 	if (o->kind == OPND_VEC) {
 		*n = o->reg2;
@@ -232,7 +243,7 @@ static bool emit_ld_st(struct emit *e, const struct ir_insn *in)
 	unsigned size = ptx_type_size(t), n;
 	if (in->nopnds != 2 || !size || size > 8 || in->ntypes != 1)
 		return jit_unsupported(e, "type or operands");
-	const struct ir_operand *ops = data_ops(e, &in->opnd[st ? 1 : 0], &n);
+	const struct ir_operand *ops = jit_data_ops(e, &in->opnd[st ? 1 : 0], &n);
 	if (n != in->vec || n > 4 || n == 3)
 		return jit_unsupported(e, "vector");
 	LLVMValueRef p = mem_ptr(e, in, &in->opnd[st ? 0 : 1], size * n, st);
@@ -296,7 +307,7 @@ bool jit_emit_mem(struct emit *e, const struct ir_insn *in)
 /* ---- atom, red ---- */
 
 /* The kinds compiled code handles; F16 forms stay on the interpreter. */
-static bool atom_kind(unsigned t, unsigned *kind)
+bool jit_atom_kind(unsigned t, unsigned *kind)
 {
 	return rt_atom_kind(t, kind) && *kind <= RT_ATOM_FLOAT;
 }
@@ -354,7 +365,7 @@ static LLVMValueRef plain_rmw(struct emit *e, LLVMAtomicRMWBinOp op,
 	return old;
 }
 
-static LLVMValueRef atomic(struct emit *e, const struct ir_insn *in,
+LLVMValueRef jit_atomic_op(struct emit *e, const struct ir_insn *in,
 			   LLVMValueRef p, LLVMValueRef b, LLVMValueRef c,
 			   unsigned kind, LLVMTypeRef it)
 {
@@ -392,7 +403,7 @@ bool jit_emit_atom(struct emit *e, const struct ir_insn *in)
 	unsigned t = in->ntypes ? in->types[0] : PTX_T_NONE, kind;
 	unsigned size = ptx_type_size(t), first = red ? 0 : 1;
 	unsigned nsrc = in->mode == MOD_CAS ? 2 : 1;
-	if (!in->mode || !atom_kind(t, &kind) || (size != 4 && size != 8) ||
+	if (!in->mode || !jit_atom_kind(t, &kind) || (size != 4 && size != 8) ||
 	    in->vec > 1 || in->nopnds != first + 1 + nsrc)
 		return jit_unsupported(e, "operation or type");
 	LLVMTypeRef it = LLVMIntTypeInContext(e->cx, size * 8);
@@ -406,6 +417,6 @@ bool jit_emit_atom(struct emit *e, const struct ir_insn *in)
 		b = LLVMBuildBitCast(B, b, it, "");
 		c = LLVMBuildBitCast(B, c, it, "");
 	}
-	LLVMValueRef old = atomic(e, in, p, b, c, kind, it);
+	LLVMValueRef old = jit_atomic_op(e, in, p, b, c, kind, it);
 	return red || jit_set_bits(e, &in->opnd[0], old, false);
 }

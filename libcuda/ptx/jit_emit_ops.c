@@ -16,12 +16,12 @@
 
 static LLVMValueRef cint(LLVMTypeRef t, uint64_t v)
 {
-	return LLVMConstInt(t, v, false);
+	return jit_cint(t, v);
 }
 
 static unsigned bits_of(LLVMTypeRef t)
 {
-	return LLVMGetIntTypeWidth(t);
+	return jit_int_bits(t);
 }
 
 /* ---- integers ---- */
@@ -50,7 +50,7 @@ static LLVMValueRef mul_hi(struct emit *e, LLVMValueRef a, LLVMValueRef b,
 {
 	LLVMTypeRef t = LLVMTypeOf(a);
 	unsigned n = bits_of(t);
-	LLVMTypeRef w = LLVMIntTypeInContext(e->cx, 2 * n);
+	LLVMTypeRef w = jit_int_like(e, t, 2 * n);
 	LLVMValueRef p = LLVMBuildMul(B, ext(e, a, w, sign), ext(e, b, w, sign),
 				      "");
 	return LLVMBuildTrunc(B, LLVMBuildLShr(B, p, cint(w, n), ""), t, "");
@@ -123,7 +123,7 @@ static LLVMValueRef int_unary(struct emit *e, const struct ir_insn *in,
 	case OP_POPC:
 		return jit_intrinsic(e, "llvm.ctpop", &ty, 1, &a, 1);
 	case OP_CLZ: {
-		LLVMValueRef args[2] = { a, cint(e->i1, 0) };
+		LLVMValueRef args[2] = { a, cint(e->scalar[0], 0) };
 		return jit_intrinsic(e, "llvm.ctlz", &ty, 1, args, 2);
 	}
 	case OP_BREV:
@@ -323,6 +323,8 @@ static LLVMValueRef fminmax(struct emit *e, LLVMValueRef a, LLVMValueRef b,
 static LLVMValueRef call_libm(struct emit *e, LLVMTypeRef t, const char *fn,
 			      LLVMValueRef a)
 {
+	if (e->lanes)
+		return jit_vec_call1(e, t, fn, a);
 	LLVMTypeRef fnty = LLVMFunctionType(t, &t, 1, false);
 	return jit_call_c(e, fnty, fn, &a, 1);
 }

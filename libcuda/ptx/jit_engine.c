@@ -101,6 +101,7 @@ static const struct {
 	{ JIT_SYM_BARRIER_FAULT, (void (*)(void))jit_barrier_fault },
 	{ JIT_SYM_KILLED, (void (*)(void))jit_killed },
 	{ JIT_SYM_ATOMIC, (void (*)(void))rt_atomic },
+	{ JIT_SYM_LANES, (void (*)(void))jit_lanes_access },
 	{ "vcuda_sinf", (void (*)(void))sinf },
 	{ "vcuda_cosf", (void (*)(void))cosf },
 	{ "vcuda_log2f", (void (*)(void))log2f },

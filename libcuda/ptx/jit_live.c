@@ -2,7 +2,8 @@
 /*
  * Liveness of the IR's registers for the JIT: at a barrier a thread
  * saves, and later restores, only the registers some path from the
- * barrier reads before writing. Backward dataflow over the blocks, with
+ * barrier reads before writing; so does a vector group that parts ways
+ * at a guarded instruction (jit_emit_vec.c), with the set before it. Backward dataflow over the blocks, with
  * one bit per register; a guarded write does not kill (it may not
  * happen). Only the instructions the JIT compiles are looked at: for
  * any other the kernel is not compiled anyway.
@@ -16,6 +17,7 @@ struct jit_live {
 	uint32_t words;		/* 64-bit words per set */
 	uint32_t ninsns;
 	uint64_t *after;	/* [insn][words], barriers only */
+	uint64_t *before;	/* [insn][words], guarded ones only */
 };
 
 static void set_bit(uint64_t *s, uint32_t r)
@@ -133,6 +135,9 @@ static void record(const struct ir_func *f, struct jit_live *l,
 				memcpy(l->after + (size_t)at * words, tmp,
 				       words * 8);
 			step(f, &f->insns[at], tmp);
+			if (f->insns[at].guarded)
+				memcpy(l->before + (size_t)at * words, tmp,
+				       words * 8);
 		}
 	}
 }
@@ -145,9 +150,11 @@ struct jit_live *jit_live_compute(struct emit *e)
 	uint64_t *out = calloc((size_t)(f->nblocks + 1) * words, 8);
 	uint64_t *in = calloc((size_t)(f->nblocks + 1) * words, 8);
 	uint64_t *tmp = calloc(words, 8);
-	if (l)
+	if (l) {
 		l->after = calloc((size_t)(f->ninsns + 1) * words, 8);
-	bool ok = l && out && in && tmp && l->after;
+		l->before = calloc((size_t)(f->ninsns + 1) * words, 8);
+	}
+	bool ok = l && out && in && tmp && l->after && l->before;
 	if (ok) {
 		l->words = words;
 		l->ninsns = f->ninsns;
@@ -170,9 +177,16 @@ bool jit_live_after(const struct jit_live *l, uint32_t insn, uint32_t r)
 	return l->after[(size_t)insn * l->words + r / 64] >> (r % 64) & 1;
 }
 
+bool jit_live_before(const struct jit_live *l, uint32_t insn, uint32_t r)
+{
+	return l->before[(size_t)insn * l->words + r / 64] >> (r % 64) & 1;
+}
+
 void jit_live_free(struct jit_live *l)
 {
-	if (l)
+	if (l) {
 		free(l->after);
+		free(l->before);
+	}
 	free(l);
 }

@@ -21,6 +21,10 @@ struct jit_worker {
 	uint32_t exited_cap;
 	uint64_t *sites;
 	uint64_t sites_cap;	/* elements */
+	uint32_t *vstate;	/* the vector form's hand-over */
+	uint64_t vstate_cap;
+	uint64_t *dsave;	/* [register][thread] where groups part */
+	uint64_t dsave_cap;
 };
 
 void jit_worker_free(struct ptx_worker *wk)
@@ -32,6 +36,8 @@ void jit_worker_free(struct ptx_worker *wk)
 	free(j->save);
 	free(j->exited);
 	free(j->sites);
+	free(j->vstate);
+	free(j->dsave);
 	free(j);
 	wk->jit = NULL;
 }
@@ -56,7 +62,7 @@ static bool grow(void **p, uint64_t *cap, uint64_t need, size_t elem,
 static struct jit_worker *worker_memory(struct ptx_worker *wk,
 					uint64_t shared, uint32_t shared_align,
 					uint64_t saves, uint32_t threads,
-					uint32_t sites)
+					uint32_t sites, uint32_t nregs)
 {
 	struct jit_worker *j = wk->jit;
 	uint64_t ecap;
@@ -67,7 +73,10 @@ static struct jit_worker *worker_memory(struct ptx_worker *wk,
 		  1, shared_align) ||
 	    !grow((void **)&j->save, &j->save_cap, saves ? saves : 1, 8, 64) ||
 	    !grow((void **)&j->exited, &ecap, threads, 1, 64) ||
-	    !grow((void **)&j->sites, &j->sites_cap, 2ull * sites + 2, 8, 64))
+	    !grow((void **)&j->sites, &j->sites_cap, 2ull * sites + 2, 8, 64) ||
+	    !grow((void **)&j->vstate, &j->vstate_cap, threads, 4, 64) ||
+	    !grow((void **)&j->dsave, &j->dsave_cap,
+		  (uint64_t)threads * (nregs ? nregs : 1), 8, 64))
 		return NULL;
 	j->exited_cap = (uint32_t)ecap;
 	return j;
@@ -127,6 +136,72 @@ void jit_barrier_fault(struct jit_cta *c, uint32_t thread, uint32_t line)
 		locate(c, line);
 }
 
+static uint64_t read_bits(const uint8_t *p, uint32_t size)
+{
+	uint8_t b8;
+	uint16_t b16;
+	uint32_t b32;
+	uint64_t b64;
+	switch (size) {
+	case 1: memcpy(&b8, p, 1); return b8;
+	case 2: memcpy(&b16, p, 2); return b16;
+	case 4: memcpy(&b32, p, 4); return b32;
+	default: memcpy(&b64, p, 8); return b64;
+	}
+}
+
+static void write_bits(uint8_t *p, uint64_t v, uint32_t size)
+{
+	uint8_t b8 = (uint8_t)v;
+	uint16_t b16 = (uint16_t)v;
+	uint32_t b32 = (uint32_t)v;
+	switch (size) {
+	case 1: memcpy(p, &b8, 1); break;
+	case 2: memcpy(p, &b16, 2); break;
+	case 4: memcpy(p, &b32, 4); break;
+	default: memcpy(p, &v, 8); break;
+	}
+}
+
+/* A lane's host pointer, checked as jit_emit_mem.c's inline code and
+ * its helpers check; NULL after a fault. */
+static uint8_t *lane_pointer(struct jit_cta *c, uint32_t thread,
+			     uint64_t addr, uint32_t bytes, uint32_t flags,
+			     uint32_t line, uint32_t site)
+{
+	if (!(flags & JIT_LANES_SHARED))
+		return jit_global(c, thread, addr, bytes,
+				  flags & JIT_LANES_WRITE, line, site);
+	uint64_t off = (uint32_t)addr;
+	if (off % bytes || off + bytes > c->shared_size) {
+		jit_shared_fault(c, thread, addr, bytes, line);
+		return NULL;
+	}
+	return c->shared + off;
+}
+
+int32_t jit_lanes_access(struct jit_cta *c, uint32_t first, uint32_t lanes,
+			 const uint64_t *addr, uint64_t *vals, uint32_t size,
+			 uint32_t n, uint32_t flags, uint32_t line,
+			 uint32_t site)
+{
+	for (uint32_t l = 0; l < lanes; l++) {
+		uint8_t *p = lane_pointer(c, first + l, addr[l], size * n, flags,
+					  line, site);
+		if (!p)
+			return 1;
+		for (uint32_t k = 0; k < n; k++) {
+			if (flags & JIT_LANES_WRITE)
+				write_bits(p + k * size, vals[k * lanes + l],
+					   size);
+			else
+				vals[k * lanes + l] = read_bits(p + k * size,
+								size);
+		}
+	}
+	return 0;
+}
+
 void jit_killed(struct jit_cta *c, uint32_t thread)
 {
 	rt_fault(c->rt, PTX_FAULT_KILLED, thread, 0,
@@ -145,6 +220,8 @@ static void set_up(struct jit_cta *jc, struct rt_cta *rt,
 	jc->params = l->params;
 	jc->save = j->save;
 	jc->exited = j->exited;
+	jc->vstate = j->vstate;
+	jc->dsave = j->dsave;
 	memcpy(jc->ntid, l->block, sizeof(jc->ntid));
 	memcpy(jc->nctaid, l->grid, sizeof(jc->nctaid));
 	jc->nthreads = rt->nthreads;
@@ -173,6 +250,7 @@ static bool run_cta(struct jit_cta *jc, const struct jit_kernel *jk,
 	if (jc->shared_size)
 		memset(jc->shared, 0, jc->shared_size);
 	memset(jc->exited, 0, jc->nthreads);
+	memset(jc->vstate, 0, jc->nthreads * sizeof(*jc->vstate));
 	int32_t region = 0;
 	for (;;) {
 		const atomic_bool *kill = l->kill;
@@ -208,7 +286,8 @@ bool jit_run_ctas(struct ptx_worker *wk, const struct ptx_launch *launch,
 	struct jit_worker *j = worker_memory(wk, rt.shared_size,
 					     k->layout.shared_align,
 					     (uint64_t)rt.nthreads * jk->nregs,
-					     rt.nthreads, jk->nsites);
+					     rt.nthreads, jk->nsites,
+					     k->sym->func->nregs);
 	if (!j) {
 		fault->kind = PTX_FAULT_ILLEGAL_INSTRUCTION;
 		strcpy(fault->message, "out of memory for a CTA");

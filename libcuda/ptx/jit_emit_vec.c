@@ -1,0 +1,524 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The JIT's vector form: a second function per kernel,
+ *
+ *	int32_t kernel_vec(struct jit_cta *cta, int32_t region)
+ *
+ * which runs the CTA's threads JIT_LANES at a time, a group of
+ * consecutive linear thread ids side by side: each PTX register is a
+ * <W x i64> (<W x i1> for a predicate), and the arithmetic is the
+ * scalar emitter's own (jit_emit_ops.c, jit_emit_cvt.c), given vector
+ * types (jit_lanes). The scalar function calls it first, then runs
+ * whatever it left: the threads past the last whole group, groups with
+ * a thread that exited, and groups whose lanes parted ways.
+ *
+ * The lanes must take the same branches. Where a guard is not the same
+ * in every lane, the group stops: it stores the registers live there in
+ * dsave[register][thread], notes "resume before instruction i" in
+ * vstate[thread], and the scalar loop runs each of its threads from
+ * that instruction to the region's end (a barrier or exit), as it runs
+ * any thread. A group that reaches a barrier saves in the scalar code's
+ * layout, save[slot][thread], so either form can take the next region.
+ * Threads of a region are unordered on a GPU; lanes keep thread order
+ * among themselves (memory accesses lane by lane, faults naming the
+ * first faulting lane).
+ */
+#include "jit_emit.h"
+
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define B (e->b)
+
+static LLVMValueRef s32(struct emit *e, uint64_t v)
+{
+	return LLVMConstInt(e->scalar[3], v, false);
+}
+
+static LLVMValueRef s64(struct emit *e, uint64_t v)
+{
+	return LLVMConstInt(e->scalar[4], v, false);
+}
+
+/* <0, 1, .., W-1> */
+static LLVMValueRef lane_ids(struct emit *e)
+{
+	LLVMValueRef el[JIT_LANES];
+	for (unsigned i = 0; i < JIT_LANES; i++)
+		el[i] = s32(e, i);
+	return LLVMConstVector(el, JIT_LANES);
+}
+
+static LLVMValueRef reduce(struct emit *e, const char *name, LLVMValueRef v)
+{
+	LLVMTypeRef t = LLVMTypeOf(v);
+	return jit_intrinsic(e, name, &t, 1, &v, 1);
+}
+
+static LLVMValueRef all_of(struct emit *e, LLVMValueRef v)
+{
+	return reduce(e, "llvm.vector.reduce.and", v);
+}
+
+static LLVMValueRef any_of(struct emit *e, LLVMValueRef v)
+{
+	return reduce(e, "llvm.vector.reduce.or", v);
+}
+
+/* The group's lanes of @slot in a [slot][thread] array of i64: one
+ * vector (jit_emit.c's save_slot() is the scalar side). */
+static LLVMValueRef group_slot(struct emit *e, LLVMValueRef base,
+			       uint32_t slot)
+{
+	LLVMTypeRef i64 = e->scalar[4];
+	LLVMValueRef i = LLVMBuildAdd(
+		B, LLVMBuildMul(B, s64(e, slot),
+				LLVMBuildZExt(B, e->nthreads, i64, ""), ""),
+		LLVMBuildZExt(B, e->gtid, i64, ""), "");
+	LLVMValueRef p = LLVMBuildGEP2(B, i64, base, &i, 1, "");
+	return LLVMBuildBitCast(B, p, LLVMPointerType(e->i64, 0), "");
+}
+
+/* Stores register @r of every lane at its thread's @slot. */
+static void save_lanes(struct emit *e, uint32_t r, LLVMValueRef base,
+		       uint32_t slot)
+{
+	bool pred = e->f->regs[r].type == PTX_T_PRED;
+	LLVMValueRef v = LLVMBuildLoad2(B, pred ? e->i1 : e->i64, e->regs[r],
+					"");
+	if (pred)
+		v = LLVMBuildZExt(B, v, e->i64, "");
+	LLVMSetAlignment(LLVMBuildStore(B, v, group_slot(e, base, slot)), 8);
+}
+
+static void restore_lanes(struct emit *e, uint32_t r, LLVMValueRef base,
+			  uint32_t slot)
+{
+	bool pred = e->f->regs[r].type == PTX_T_PRED;
+	LLVMValueRef v = LLVMBuildLoad2(B, e->i64, group_slot(e, base, slot),
+					"");
+	LLVMSetAlignment(v, 8);
+	if (pred)
+		v = LLVMBuildICmp(B, LLVMIntNE, v, jit_const(e, e->i64, 0), "");
+	LLVMBuildStore(B, v, e->regs[r]);
+}
+
+/* The group's threads' vstate[] = @state: the scalar loop's orders
+ * (written for every whole group, every region); any but 1 leaves it
+ * work. */
+static void hand_over(struct emit *e, uint32_t state)
+{
+	LLVMValueRef idx = LLVMBuildZExt(B, e->gtid, e->scalar[4], "");
+	LLVMValueRef p = LLVMBuildGEP2(B, e->scalar[3], e->vstate, &idx, 1, "");
+	p = LLVMBuildBitCast(B, p, LLVMPointerType(e->i32, 0), "");
+	LLVMSetAlignment(LLVMBuildStore(B, jit_const(e, e->i32, state), p), 4);
+	if (state != 1)
+		LLVMBuildStore(B, s32(e, 1), e->leftover);
+	LLVMBuildBr(B, e->next_bb);
+}
+
+/* The group's lanes part ways before @in: the scalar loop goes on. */
+static void diverge(struct emit *e, const struct ir_insn *in)
+{
+	uint32_t at = (uint32_t)(in - e->f->insns);
+	for (uint32_t r = 0; r < e->f->nregs; r++)
+		if (jit_live_before(e->live, at, r))
+			save_lanes(e, r, e->dsave, r);
+	hand_over(e, 2 + at);
+}
+
+/* @g (a guard of every lane): all -> @yes, none -> @no, else parting. */
+static void branch3(struct emit *e, const struct ir_insn *in, LLVMValueRef g,
+		    LLVMBasicBlockRef yes, LLVMBasicBlockRef no)
+{
+	LLVMBasicBlockRef some = jit_new_block(e, "vsome");
+	LLVMBasicBlockRef part = jit_new_block(e, "vpart");
+	LLVMBuildCondBr(B, all_of(e, g), yes, some);
+	LLVMPositionBuilderAtEnd(B, some);
+	LLVMBuildCondBr(B, any_of(e, g), part, no);
+	LLVMPositionBuilderAtEnd(B, part);
+	diverge(e, in);
+}
+
+static LLVMValueRef guard_vec(struct emit *e, const struct ir_insn *in)
+{
+	LLVMValueRef p = LLVMBuildLoad2(B, e->i1, e->regs[in->guard_reg], "");
+	return in->guard_neg ? LLVMBuildNot(B, p, "") : p;
+}
+
+static void exit_group(struct emit *e)
+{
+	if (e->has_barrier) {
+		LLVMTypeRef v8 = LLVMVectorType(e->scalar[1], JIT_LANES);
+		LLVMValueRef idx = LLVMBuildZExt(B, e->gtid, e->scalar[4], "");
+		LLVMValueRef p = LLVMBuildGEP2(B, e->scalar[1], e->exited, &idx,
+					       1, "");
+		p = LLVMBuildBitCast(B, p, LLVMPointerType(v8, 0), "");
+		LLVMSetAlignment(LLVMBuildStore(B, jit_cint(v8, 1), p), 1);
+	}
+	hand_over(e, 1);
+}
+
+static bool vec_branch(struct emit *e, const struct ir_insn *in)
+{
+	LLVMBasicBlockRef t = in->nopnds == 1 ?
+				      jit_label_block(e, &in->opnd[0]) : NULL;
+	if (!t)
+		return jit_unsupported(e, "branch target");
+	if (in->block >= jit_target_block(e, &in->opnd[0]))
+		t = jit_kill_check(e, e->gtid, t);
+	if (!in->guarded) {
+		LLVMBuildBr(B, t);
+		return true;
+	}
+	LLVMBasicBlockRef fall = jit_new_block(e, "vfall");
+	branch3(e, in, guard_vec(e, in), t, fall);
+	LLVMPositionBuilderAtEnd(B, fall);
+	return true;
+}
+
+/* bar.sync: every lane saves, the region is noted, the next group. */
+static bool vec_barrier(struct emit *e, const struct ir_insn *in)
+{
+	if (!jit_is_cta_barrier(in) || in->guarded)
+		return jit_unsupported(e, "only bar.sync of the whole CTA");
+	LLVMBasicBlockRef bad = jit_new_block(e, "vdiverged");
+	LLVMBasicBlockRef note = jit_new_block(e, "vnote");
+	LLVMBasicBlockRef resume = jit_new_block(e, "vresume");
+	uint32_t at = (uint32_t)(in - e->f->insns), slot = 0;
+	if (!jit_add_resume(e, resume, at))
+		return false;
+	for (uint32_t r = 0; r < e->f->nregs; r++)
+		if (jit_live_after(e->live, at, r))
+			save_lanes(e, r, e->save, slot++);
+	LLVMValueRef rv = s32(e, e->nresume);
+	LLVMValueRef field = jit_cta_field(e, offsetof(struct jit_cta,
+						       next_region),
+					   e->scalar[3]);
+	LLVMValueRef cur = LLVMBuildLoad2(B, e->scalar[3], field, "");
+	LLVMValueRef ok = LLVMBuildOr(
+		B, LLVMBuildICmp(B, LLVMIntEQ, cur,
+				 LLVMConstAllOnes(e->scalar[3]), ""),
+		LLVMBuildICmp(B, LLVMIntEQ, cur, rv, ""), "");
+	LLVMBuildCondBr(B, ok, note, bad);
+	LLVMPositionBuilderAtEnd(B, note);
+	LLVMBuildStore(B, rv, field);
+	hand_over(e, 1);
+	LLVMPositionBuilderAtEnd(B, bad);
+	jit_barrier_fault_call(e, e->gtid, in->line);
+	LLVMPositionBuilderAtEnd(B, resume);
+	return true;
+}
+
+bool jit_vec_control(struct emit *e, const struct ir_insn *in)
+{
+	switch (in->op) {
+	case OP_BRA:
+		return vec_branch(e, in);
+	case OP_RET:
+	case OP_EXIT:
+		exit_group(e);
+		return true;
+	case OP_BAR:
+	case OP_BARRIER:
+		return vec_barrier(e, in);
+	case OP_MEMBAR:
+	case OP_FENCE:
+		if (in->has_raw || in->mode)
+			return jit_unsupported(e, "fence kind");
+		LLVMBuildFence(B, LLVMAtomicOrderingSequentiallyConsistent,
+			       false, "");
+		return true;
+	default:
+		return jit_unsupported(e, "instruction");
+	}
+}
+
+LLVMValueRef jit_vec_call1(struct emit *e, LLVMTypeRef t, const char *fn,
+			   LLVMValueRef a)
+{
+	LLVMTypeRef et = LLVMGetElementType(t);
+	LLVMTypeRef fnty = LLVMFunctionType(et, &et, 1, false);
+	LLVMValueRef r = LLVMGetUndef(t);
+	for (unsigned l = 0; l < JIT_LANES; l++) {
+		LLVMValueRef x = LLVMBuildExtractElement(B, a, s32(e, l), "");
+		r = LLVMBuildInsertElement(B, r, jit_call_c(e, fnty, fn, &x, 1),
+					   s32(e, l), "");
+	}
+	return r;
+}
+
+/* A guarded instruction other than a branch: done where every lane's
+ * guard holds, skipped where none does, else the group parts. */
+static bool vec_insn(struct emit *e, const struct ir_insn *in)
+{
+	e->in = in;
+	if (!in->guarded || in->op == OP_BRA)
+		return jit_emit_plain(e, in);
+	LLVMBasicBlockRef then = jit_new_block(e, "vthen");
+	LLVMBasicBlockRef cont = jit_new_block(e, "vcont");
+	branch3(e, in, guard_vec(e, in), then, cont);
+	LLVMPositionBuilderAtEnd(B, then);
+	bool ok = jit_emit_plain(e, in);
+	if (ok && in->op != OP_RET && in->op != OP_EXIT)
+		LLVMBuildBr(B, cont);
+	LLVMPositionBuilderAtEnd(B, cont);
+	return ok;
+}
+
+static bool ends_block(const struct ir_insn *in)
+{
+	return !in->guarded && (in->op == OP_BRA || in->op == OP_RET ||
+				in->op == OP_EXIT);
+}
+
+static bool vec_blocks(struct emit *e)
+{
+	const struct ir_func *f = e->f;
+	for (uint32_t bi = 0; bi < f->nblocks; bi++) {
+		const struct ir_block *blk = &f->blocks[bi];
+		bool ended = false;
+		LLVMPositionBuilderAtEnd(B, e->blocks[bi]);
+		for (uint32_t i = 0; i < blk->count; i++) {
+			const struct ir_insn *in = &f->insns[blk->first + i];
+			if (!vec_insn(e, in))
+				return false;
+			ended = ends_block(in);
+		}
+		e->in = NULL;
+		if (ended)
+			continue;
+		if (bi + 1 < f->nblocks)
+			LLVMBuildBr(B, e->blocks[bi + 1]);
+		else
+			exit_group(e);
+	}
+	return true;
+}
+
+struct vloop {
+	LLVMBasicBlockRef entry, head, body, go, init, restore, done;
+	LLVMValueRef g, xyz[3];		/* lane 0's thread: id, coordinates */
+	LLVMValueRef nx, ny, rows;	/* ntid.x, ntid.y; rows: x % W == 0 */
+};
+
+/*
+ * The thread coordinates of the group's lanes. Where ntid.x is a
+ * multiple of W (the usual case) a group lies in one row: lane 0's
+ * coordinates, stepped along with the group, plus the lane in x. Else
+ * from the linear ids, by vector division (some 8 divisions).
+ */
+static void lane_coordinates(struct emit *e, struct vloop *v)
+{
+	LLVMValueRef tid = LLVMBuildAdd(B, jit_splat(e, e->gtid), lane_ids(e),
+					"");
+	LLVMBasicBlockRef row = jit_new_block(e, "vrow");
+	LLVMBasicBlockRef divide = jit_new_block(e, "vdivide");
+	LLVMBasicBlockRef join = jit_new_block(e, "vcoords");
+	LLVMBuildCondBr(B, v->rows, row, divide);
+	LLVMPositionBuilderAtEnd(B, row);
+	LLVMValueRef fast[3] = {
+		LLVMBuildAdd(B, jit_splat(e, v->xyz[0]), lane_ids(e), ""),
+		jit_splat(e, v->xyz[1]), jit_splat(e, v->xyz[2]) };
+	LLVMBuildBr(B, join);
+	LLVMPositionBuilderAtEnd(B, divide);
+	LLVMValueRef vx = jit_splat(e, v->nx), vy = jit_splat(e, v->ny);
+	LLVMValueRef q = LLVMBuildUDiv(B, tid, vx, "");
+	LLVMValueRef slow[3] = { LLVMBuildURem(B, tid, vx, ""),
+				 LLVMBuildURem(B, q, vy, ""),
+				 LLVMBuildUDiv(B, q, vy, "") };
+	LLVMBuildBr(B, join);
+	LLVMPositionBuilderAtEnd(B, join);
+	LLVMValueRef *dst[3] = { &e->tx, &e->ty, &e->tz };
+	for (int i = 0; i < 3; i++) {
+		*dst[i] = LLVMBuildPhi(B, e->i32, "");
+		LLVMValueRef in[2] = { fast[i], slow[i] };
+		LLVMBasicBlockRef from[2] = { row, divide };
+		LLVMAddIncoming(*dst[i], in, from, 2);
+	}
+	e->tid = tid;
+}
+
+/* Lane 0's coordinates for the next group (used where rows hold). */
+static void step_coordinates(struct emit *e, struct vloop *v,
+			     LLVMValueRef next[3])
+{
+	LLVMValueRef one = s32(e, 1), zero = s32(e, 0);
+	LLVMValueRef x = LLVMBuildAdd(B, v->xyz[0], s32(e, JIT_LANES), "");
+	LLVMValueRef wx = LLVMBuildICmp(B, LLVMIntUGE, x, v->nx, "");
+	LLVMValueRef y = LLVMBuildAdd(B, v->xyz[1],
+				      LLVMBuildZExt(B, wx, e->scalar[3], ""), "");
+	LLVMValueRef wy = LLVMBuildICmp(B, LLVMIntUGE, y, v->ny, "");
+	next[0] = LLVMBuildSelect(B, wx, zero, x, "");
+	next[1] = LLVMBuildSelect(B, wy, zero, y, "");
+	next[2] = LLVMBuildAdd(B, v->xyz[2], LLVMBuildSelect(B, wy, one, zero,
+							     ""), "");
+}
+
+/* A group with a thread that exited (at an earlier barrier) is left to
+ * the scalar loop; the others start the region here. */
+static void group_dispatch(struct emit *e, struct vloop *v)
+{
+	if (e->has_barrier) {
+		LLVMTypeRef v8 = LLVMVectorType(e->scalar[1], JIT_LANES);
+		LLVMValueRef idx = LLVMBuildZExt(B, e->gtid, e->scalar[4], "");
+		LLVMValueRef p = LLVMBuildGEP2(B, e->scalar[1], e->exited, &idx,
+					       1, "");
+		p = LLVMBuildBitCast(B, p, LLVMPointerType(v8, 0), "");
+		LLVMValueRef ex = LLVMBuildLoad2(B, v8, p, "");
+		LLVMSetAlignment(ex, 1);
+		LLVMValueRef any = any_of(e, LLVMBuildICmp(B, LLVMIntNE, ex,
+							   jit_cint(v8, 0), ""));
+		LLVMBasicBlockRef skip = jit_new_block(e, "vskip");
+		LLVMBuildCondBr(B, any, skip, v->go);
+		LLVMPositionBuilderAtEnd(B, skip);
+		hand_over(e, 0);
+	} else {
+		LLVMBuildBr(B, v->go);
+	}
+	LLVMPositionBuilderAtEnd(B, v->go);
+	LLVMBuildCondBr(B, LLVMBuildICmp(B, LLVMIntEQ, e->region, s32(e, 0), ""),
+			v->init, v->restore);
+	LLVMPositionBuilderAtEnd(B, v->init);
+	for (uint32_t r = 0; r < e->f->nregs; r++) {
+		bool pred = e->f->regs[r].type == PTX_T_PRED;
+		LLVMBuildStore(B, jit_const(e, pred ? e->i1 : e->i64, 0),
+			       e->regs[r]);
+	}
+	LLVMBuildBr(B, e->blocks[0]);
+}
+
+/* entry -> head (a whole group left?) -> body -> go -> init/restore ->
+ * the kernel's blocks -> next -> head; done: ret 0. */
+static void vec_skeleton(struct emit *e, struct vloop *v)
+{
+	v->entry = jit_new_block(e, "entry");
+	e->entry_bb = v->entry;
+	v->head = jit_new_block(e, "vhead");
+	v->body = jit_new_block(e, "vbody");
+	v->go = jit_new_block(e, "vgo");
+	v->init = jit_new_block(e, "vinit");
+	v->restore = jit_new_block(e, "vrestore");
+	v->done = jit_new_block(e, "vdone");
+	e->next_bb = jit_new_block(e, "vnext");
+	e->fault_bb = jit_new_block(e, "vfault");
+	for (uint32_t i = 0; i < e->f->nblocks; i++)
+		e->blocks[i] = jit_new_block(e, "b");
+	LLVMPositionBuilderAtEnd(B, v->entry);
+	jit_lanes(e, JIT_LANES);
+	for (uint32_t r = 0; r < e->f->nregs; r++)
+		e->regs[r] = LLVMBuildAlloca(B, e->f->regs[r].type ==
+					     PTX_T_PRED ? e->i1 : e->i64, "");
+	jit_lanes(e, 0);
+	e->leftover = LLVMBuildAlloca(B, e->scalar[3], "");
+	LLVMBuildStore(B, s32(e, 0), e->leftover);
+	jit_load_uniforms(e);
+	v->nx = e->ntid[0];
+	v->ny = e->ntid[1];
+	v->rows = LLVMBuildICmp(B, LLVMIntEQ,
+				LLVMBuildURem(B, v->nx, s32(e, JIT_LANES), ""),
+				s32(e, 0), "");
+	jit_lanes(e, JIT_LANES);
+	for (int i = 0; i < 3; i++) {
+		e->ntid[i] = jit_splat(e, e->ntid[i]);
+		e->ctaid[i] = jit_splat(e, e->ctaid[i]);
+		e->nctaid[i] = jit_splat(e, e->nctaid[i]);
+	}
+	LLVMBuildBr(B, v->head);
+	LLVMPositionBuilderAtEnd(B, v->head);
+	v->g = LLVMBuildPhi(B, e->scalar[3], "");
+	for (int i = 0; i < 3; i++)
+		v->xyz[i] = LLVMBuildPhi(B, e->scalar[3], "");
+	e->gtid = v->g;
+	LLVMValueRef end = LLVMBuildAdd(B, v->g, s32(e, JIT_LANES), "");
+	LLVMBuildCondBr(B, LLVMBuildICmp(B, LLVMIntULE, end, e->nthreads, ""),
+			v->body, v->done);
+	LLVMPositionBuilderAtEnd(B, v->body);
+	lane_coordinates(e, v);
+	group_dispatch(e, v);
+	LLVMPositionBuilderAtEnd(B, e->next_bb);
+	LLVMValueRef next[3];
+	step_coordinates(e, v, next);
+	LLVMBuildBr(B, v->head);
+	LLVMValueRef zero = s32(e, 0);
+	LLVMAddIncoming(v->g, &zero, &v->entry, 1);
+	LLVMAddIncoming(v->g, &end, &e->next_bb, 1);
+	for (int i = 0; i < 3; i++) {
+		LLVMAddIncoming(v->xyz[i], &zero, &v->entry, 1);
+		LLVMAddIncoming(v->xyz[i], &next[i], &e->next_bb, 1);
+	}
+	/* 2: the scalar loop has threads to run; 0: none */
+	LLVMPositionBuilderAtEnd(B, v->done);
+	LLVMValueRef tail = LLVMBuildICmp(B, LLVMIntULT, v->g, e->nthreads, "");
+	LLVMValueRef left = LLVMBuildICmp(
+		B, LLVMIntNE, LLVMBuildLoad2(B, e->scalar[3], e->leftover, ""),
+		s32(e, 0), "");
+	LLVMBuildRet(B, LLVMBuildSelect(B, LLVMBuildOr(B, tail, left, ""),
+					s32(e, 2), s32(e, 0), ""));
+	LLVMPositionBuilderAtEnd(B, e->fault_bb);
+	LLVMBuildRet(B, s32(e, 1));
+}
+
+/* Region r continues at resume[r], the lanes' registers restored. */
+static void vec_restore(struct emit *e, struct vloop *v)
+{
+	LLVMPositionBuilderAtEnd(B, v->restore);
+	LLVMValueRef sw = LLVMBuildSwitch(B, e->region, e->fault_bb,
+					  e->nresume);
+	for (uint32_t i = 0; i < e->nresume; i++) {
+		LLVMBasicBlockRef bb = jit_new_block(e, "vrestore_r");
+		LLVMAddCase(sw, s32(e, i + 1), bb);
+		LLVMPositionBuilderAtEnd(B, bb);
+		uint32_t slot = 0;
+		for (uint32_t r = 0; r < e->f->nregs; r++)
+			if (jit_live_after(e->live, e->resume_insn[i], r))
+				restore_lanes(e, r, e->save, slot++);
+		LLVMBuildBr(B, e->resume[i]);
+	}
+}
+
+/*
+ * The engine compiles modules of up to 20000 instructions (a limit on
+ * compile time); the vector form may take some 60% of that, leaving
+ * the rest to the scalar function, which every kernel has.
+ */
+#define JIT_VEC_MAX_INSTRUCTIONS 12000
+
+static unsigned long instructions(LLVMValueRef fn)
+{
+	unsigned long n = 0;
+	for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(fn); b;
+	     b = LLVMGetNextBasicBlock(b))
+		for (LLVMValueRef i = LLVMGetFirstInstruction(b); i;
+		     i = LLVMGetNextInstruction(i))
+			n++;
+	return n;
+}
+
+LLVMValueRef jit_emit_vector(struct emit *e, const char *name)
+{
+	LLVMTypeRef args[2] = { e->p8, e->scalar[3] };
+	LLVMTypeRef fnty = LLVMFunctionType(e->scalar[3], args, 2, false);
+	struct vloop v;
+	e->fn = LLVMAddFunction(e->mod, name, fnty);
+	LLVMSetLinkage(e->fn, LLVMInternalLinkage);
+	e->cta = LLVMGetParam(e->fn, 0);
+	e->region = LLVMGetParam(e->fn, 1);
+	LLVMAddAttributeAtIndex(e->fn, 1, LLVMCreateEnumAttribute(
+		e->cx, LLVMGetEnumAttributeKindForName("noalias", 7), 0));
+	e->lane_addr = e->lane_vals = NULL;
+	vec_skeleton(e, &v);
+	bool ok = vec_blocks(e);
+	if (ok)
+		vec_restore(e, &v);
+	LLVMValueRef fn = e->fn;
+	jit_lanes(e, 0);
+	if (ok && instructions(fn) > JIT_VEC_MAX_INSTRUCTIONS)
+		ok = jit_unsupported(e, "vector form too large");
+	if (!ok) {
+		LLVMDeleteFunction(fn);
+		return NULL;
+	}
+	return fn;
+}

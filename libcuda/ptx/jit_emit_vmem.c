@@ -1,0 +1,422 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Memory in the JIT's vector form (jit_emit_vec.c): ld, st, cvta, atom
+ * and red for a group of lanes, each with its own address. At run time
+ * an access is
+ *  - contiguous (lane i at lane 0's address + i * size): one check of
+ *    the first and the last lane's element, one vector load or store;
+ *  - uniform, for loads (every lane at one address): one scalar load,
+ *    its value in every lane;
+ *  - else lane by lane, in lane order, through the scalar code's checks
+ *    (jit_emit_mem.c), so a fault names the thread the scalar code
+ *    would. Atomics always go lane by lane.
+ * A failed inline check of a contiguous access also goes lane by lane,
+ * which updates the site's cached range or faults.
+ */
+#include "jit_emit.h"
+
+#define B (e->b)
+
+static LLVMValueRef s32(struct emit *e, uint64_t v)
+{
+	return LLVMConstInt(e->scalar[3], v, false);
+}
+
+static LLVMValueRef s64(struct emit *e, uint64_t v)
+{
+	return LLVMConstInt(e->scalar[4], v, false);
+}
+
+static LLVMValueRef all_of(struct emit *e, LLVMValueRef v)
+{
+	LLVMTypeRef t = LLVMTypeOf(v);
+	return jit_intrinsic(e, "llvm.vector.reduce.and", &t, 1, &v, 1);
+}
+
+/* One memory instruction of the group, read before any path runs. */
+struct vaccess {
+	const struct ir_insn *in;
+	enum jit_mem_kind kind;
+	LLVMValueRef addr;		/* <W x i64> as the scalar code sees it */
+	LLVMValueRef off;		/* its offset: shared is 32-bit */
+	LLVMValueRef lane0;		/* off of lane 0 (i64) */
+	unsigned size, n;		/* element size, elements */
+	bool st, vol;
+	LLVMTypeRef it;			/* iN of an element */
+	const struct ir_operand *ops;	/* data operands */
+	LLVMValueRef data[4];		/* st: <W x iN> per element */
+	struct jit_site site;
+	LLVMBasicBlockRef join;
+};
+
+/* The host pointer of lane @lane (scalar i32 thread @tid) at @a. */
+static LLVMValueRef lane_ptr(struct emit *e, struct vaccess *v,
+			     LLVMValueRef a, LLVMValueRef tid, bool write)
+{
+	LLVMValueRef save = e->tid;
+	e->tid = tid;
+	jit_lanes(e, 0);
+	LLVMValueRef p = v->kind == MK_SHARED ?
+				 jit_shared_ptr(e, a, v->size * v->n) :
+				 jit_global_ptr(e, a, v->size * v->n, write,
+						&v->site);
+	jit_lanes(e, JIT_LANES);
+	e->tid = save;
+	return p;
+}
+
+static LLVMValueRef elem_ptr(struct emit *e, LLVMValueRef p, unsigned i,
+			     unsigned size, LLVMTypeRef t)
+{
+	LLVMValueRef idx = s64(e, (uint64_t)i * size);
+	return LLVMBuildBitCast(B, LLVMBuildGEP2(B, e->scalar[1], p, &idx, 1,
+						 ""),
+				LLVMPointerType(t, 0), "");
+}
+
+/* Writes scalar @x (iN) into lane @lane of register operand @o. */
+static bool set_lane(struct emit *e, const struct ir_operand *o,
+		     LLVMValueRef x, LLVMValueRef lane, bool sign)
+{
+	if (o->kind == OPND_SINK)
+		return true;
+	if (o->kind != OPND_REG || o->comp ||
+	    e->f->regs[o->reg].type == PTX_T_PRED)
+		return jit_unsupported(e, "destination");
+	LLVMTypeRef i64 = e->scalar[4];
+	if (jit_int_bits(LLVMTypeOf(x)) < 64)
+		x = sign ? LLVMBuildSExt(B, x, i64, "") :
+			   LLVMBuildZExt(B, x, i64, "");
+	LLVMValueRef cur = LLVMBuildLoad2(B, e->i64, e->regs[o->reg], "");
+	LLVMBuildStore(B, LLVMBuildInsertElement(B, cur, x, lane, ""),
+		       e->regs[o->reg]);
+	return true;
+}
+
+/* The buffers jit_lanes_access() reads and fills, in the entry block. */
+static void lane_buffers(struct emit *e)
+{
+	if (e->lane_addr)
+		return;
+	LLVMBuilderRef eb = LLVMCreateBuilderInContext(e->cx);
+	LLVMPositionBuilderBefore(eb, LLVMGetBasicBlockTerminator(e->entry_bb));
+	e->lane_addr = LLVMBuildAlloca(eb, e->i64, "");
+	e->lane_vals = LLVMBuildAlloca(eb, LLVMArrayType(e->scalar[4],
+							 4 * JIT_LANES), "");
+	LLVMDisposeBuilder(eb);
+}
+
+/* Element @k of the value buffer, as <W x i64>. */
+static LLVMValueRef vals_at(struct emit *e, unsigned k)
+{
+	LLVMValueRef idx[2] = { s64(e, 0), s64(e, (uint64_t)k * JIT_LANES) };
+	LLVMValueRef p = LLVMBuildGEP2(B, LLVMArrayType(e->scalar[4],
+							4 * JIT_LANES),
+				       e->lane_vals, idx, 2, "");
+	return LLVMBuildBitCast(B, p, LLVMPointerType(e->i64, 0), "");
+}
+
+/* Lane by lane, in lane order, out of line (jit_lanes_access): the
+ * rare path, kept small. */
+static bool per_lane(struct emit *e, struct vaccess *v)
+{
+	lane_buffers(e);
+	LLVMTypeRef i32 = e->scalar[3], i64 = e->scalar[4];
+	LLVMSetAlignment(LLVMBuildStore(B, v->addr, e->lane_addr), 8);
+	for (unsigned k = 0; v->st && k < v->n; k++)
+		LLVMSetAlignment(LLVMBuildStore(B, LLVMBuildZExt(B, v->data[k],
+								 e->i64, ""),
+						vals_at(e, k)), 8);
+	LLVMTypeRef at[10] = { e->p8, i32, i32, LLVMPointerType(i64, 0),
+			       LLVMPointerType(i64, 0), i32, i32, i32, i32,
+			       i32 };
+	uint32_t flags = (v->st ? JIT_LANES_WRITE : 0) |
+			 (v->kind == MK_SHARED ? JIT_LANES_SHARED : 0);
+	LLVMValueRef av[10] = {
+		e->cta, e->gtid, s32(e, JIT_LANES),
+		LLVMBuildBitCast(B, e->lane_addr, LLVMPointerType(i64, 0), ""),
+		LLVMBuildBitCast(B, e->lane_vals, LLVMPointerType(i64, 0), ""),
+		s32(e, v->size), s32(e, v->n), s32(e, flags),
+		s32(e, v->in->line),
+		s32(e, v->kind == MK_SHARED ? 0 : v->site.index) };
+	LLVMValueRef r = jit_call_c(e, LLVMFunctionType(i32, at, 10, false),
+				    JIT_SYM_LANES, av, 10);
+	if (v->kind == MK_GLOBAL) {	/* the range it may have learnt */
+		LLVMBuildStore(B, LLVMBuildLoad2(B, i64, v->site.lo_mem, ""),
+			       v->site.lo_slot);
+		LLVMBuildStore(B, LLVMBuildLoad2(B, i64, v->site.len_mem, ""),
+			       v->site.len_slot);
+	}
+	LLVMBasicBlockRef ok = jit_new_block(e, "vlanesok");
+	LLVMBuildCondBr(B, LLVMBuildICmp(B, LLVMIntNE, r, s32(e, 0), ""),
+			e->fault_bb, ok);
+	LLVMPositionBuilderAtEnd(B, ok);
+	LLVMTypeRef vt = LLVMVectorType(v->it, JIT_LANES);
+	for (unsigned k = 0; !v->st && k < v->n; k++) {
+		LLVMValueRef x = LLVMBuildLoad2(B, e->i64, vals_at(e, k), "");
+		LLVMSetAlignment(x, 8);
+		if (!jit_set_bits(e, &v->ops[k], LLVMBuildTrunc(B, x, vt, ""),
+				  ptx_type_is_signed(v->in->types[0])))
+			return false;
+	}
+	LLVMBuildBr(B, v->join);
+	return true;
+}
+
+/* Every lane at one address: one scalar load, its value in each lane. */
+static bool uniform_load(struct emit *e, struct vaccess *v)
+{
+	LLVMValueRef a = LLVMBuildExtractElement(B, v->addr, s32(e, 0), "");
+	LLVMValueRef p = lane_ptr(e, v, a, e->gtid, false);
+	for (unsigned k = 0; k < v->n; k++) {
+		LLVMValueRef x = LLVMBuildLoad2(B, v->it,
+						elem_ptr(e, p, k, v->size, v->it),
+						"");
+		LLVMSetAlignment(x, k ? v->size : v->size * v->n);
+		LLVMSetVolatile(x, v->vol);
+		if (!jit_set_bits(e, &v->ops[k], jit_splat(e, x),
+				  ptx_type_is_signed(v->in->types[0])))
+			return false;
+	}
+	LLVMBuildBr(B, v->join);
+	return true;
+}
+
+/* The inline check of the first and the last lane's element. */
+static LLVMValueRef contiguous_ok(struct emit *e, struct vaccess *v)
+{
+	LLVMValueRef lo = s64(e, 0), len = e->shared_size;
+	if (v->kind == MK_GLOBAL) {
+		lo = LLVMBuildLoad2(B, e->scalar[4], v->site.lo_slot, "");
+		len = LLVMBuildLoad2(B, e->scalar[4], v->site.len_slot, "");
+	}
+	LLVMValueRef d0 = LLVMBuildSub(B, v->lane0, lo, "");
+	LLVMValueRef dn = LLVMBuildAdd(
+		B, d0, s64(e, (uint64_t)(JIT_LANES - 1) * v->size), "");
+	jit_lanes(e, 0);
+	LLVMValueRef ok = LLVMBuildAnd(B, jit_in_window(e, d0, len, v->size),
+				       jit_in_window(e, dn, len, v->size), "");
+	jit_lanes(e, JIT_LANES);
+	return ok;
+}
+
+/* One vector load or store; @slow when the check does not pass. */
+static bool contiguous(struct emit *e, struct vaccess *v,
+		       LLVMBasicBlockRef slow)
+{
+	LLVMBasicBlockRef go = jit_new_block(e, "vcontig");
+	LLVMBuildCondBr(B, contiguous_ok(e, v), go, slow);
+	LLVMPositionBuilderAtEnd(B, go);
+	LLVMValueRef p = v->kind == MK_SHARED ?
+		LLVMBuildGEP2(B, e->scalar[1], e->shared, &v->lane0, 1, "") :
+		LLVMBuildIntToPtr(B, v->lane0, e->p8, "");
+	LLVMTypeRef vt = LLVMVectorType(v->it, JIT_LANES);
+	p = LLVMBuildBitCast(B, p, LLVMPointerType(vt, 0), "");
+	LLVMValueRef x = v->st ? LLVMBuildStore(B, v->data[0], p) :
+				 LLVMBuildLoad2(B, vt, p, "");
+	LLVMSetAlignment(x, v->size);
+	LLVMSetVolatile(x, v->vol);
+	if (!v->st && !jit_set_bits(e, &v->ops[0], x,
+				    ptx_type_is_signed(v->in->types[0])))
+		return false;
+	LLVMBuildBr(B, v->join);
+	return true;
+}
+
+/* off == lane0 + i * @step in every lane i */
+static LLVMValueRef strided(struct emit *e, struct vaccess *v, uint64_t step)
+{
+	LLVMValueRef el[JIT_LANES];
+	for (unsigned i = 0; i < JIT_LANES; i++)
+		el[i] = s64(e, i * step);
+	LLVMValueRef want = LLVMBuildAdd(B, jit_splat(e, v->lane0),
+					 LLVMConstVector(el, JIT_LANES), "");
+	return all_of(e, LLVMBuildICmp(B, LLVMIntEQ, v->off, want, ""));
+}
+
+/* The paths, chosen by the lanes' addresses at run time. */
+static bool access_paths(struct emit *e, struct vaccess *v)
+{
+	LLVMBasicBlockRef lanes = jit_new_block(e, "vlanes");
+	v->join = jit_new_block(e, "vjoin");
+	v->lane0 = LLVMBuildExtractElement(B, v->off, s32(e, 0), "");
+	if (!v->st) {
+		LLVMBasicBlockRef uni = jit_new_block(e, "vuni");
+		LLVMBasicBlockRef other = jit_new_block(e, "vother");
+		LLVMBuildCondBr(B, strided(e, v, 0), uni, other);
+		LLVMPositionBuilderAtEnd(B, uni);
+		if (!uniform_load(e, v))
+			return false;
+		LLVMPositionBuilderAtEnd(B, other);
+	}
+	if (v->n == 1) {
+		LLVMBasicBlockRef con = jit_new_block(e, "vcon");
+		LLVMBuildCondBr(B, strided(e, v, v->size), con, lanes);
+		LLVMPositionBuilderAtEnd(B, con);
+		if (!contiguous(e, v, lanes))
+			return false;
+	} else {
+		LLVMBuildBr(B, lanes);
+	}
+	LLVMPositionBuilderAtEnd(B, lanes);
+	if (!per_lane(e, v))
+		return false;
+	LLVMPositionBuilderAtEnd(B, v->join);
+	return true;
+}
+
+/* ld.param: one scalar load for the group. */
+static bool param_load(struct emit *e, struct vaccess *v,
+		       const struct ir_operand *ao)
+{
+	jit_lanes(e, 0);
+	LLVMValueRef p = jit_param_ptr(e, ao, v->size * v->n);
+	jit_lanes(e, JIT_LANES);
+	if (!p)
+		return false;
+	for (unsigned k = 0; k < v->n; k++) {
+		LLVMValueRef x = LLVMBuildLoad2(B, v->it,
+						elem_ptr(e, p, k, v->size, v->it),
+						"");
+		LLVMSetAlignment(x, k ? v->size : v->size * v->n);
+		jit_invariant(e, x);
+		if (!jit_set_bits(e, &v->ops[k], jit_splat(e, x),
+				  ptx_type_is_signed(v->in->types[0])))
+			return false;
+	}
+	return true;
+}
+
+/* Store data, <W x iN> per element, read before any path. */
+static bool read_data(struct emit *e, struct vaccess *v)
+{
+	unsigned t = v->in->types[0];
+	LLVMTypeRef vt = LLVMVectorType(v->it, JIT_LANES);
+	for (unsigned k = 0; k < v->n; k++) {
+		LLVMValueRef x = jit_get(e, &v->ops[k], t);
+		if (!x)
+			return false;
+		if (LLVMTypeOf(x) != vt)
+			x = LLVMBuildBitCast(B, x, vt, "");
+		v->data[k] = x;
+	}
+	return true;
+}
+
+static bool vec_ld_st(struct emit *e, const struct ir_insn *in)
+{
+	struct vaccess v = { .in = in, .st = in->op == OP_ST };
+	unsigned t = in->ntypes ? in->types[0] : PTX_T_NONE;
+	v.size = ptx_type_size(t);
+	if (in->nopnds != 2 || !v.size || v.size > 8 || in->ntypes != 1)
+		return jit_unsupported(e, "type or operands");
+	v.ops = jit_data_ops(e, &in->opnd[v.st ? 1 : 0], &v.n);
+	if (v.n != in->vec || v.n > 4 || v.n == 3)
+		return jit_unsupported(e, "vector");
+	v.it = LLVMIntTypeInContext(e->cx, v.size * 8);
+	v.vol = in->flags >> FL_VOLATILE & 1;
+	const struct ir_operand *ao = &in->opnd[v.st ? 0 : 1];
+	if (!jit_mem_kind(e, in->space, &v.kind))
+		return false;
+	if (v.kind == MK_PARAM)
+		return v.st ? jit_unsupported(e, "st.param") :
+			      param_load(e, &v, ao);
+	v.addr = jit_addr_value(e, ao, v.kind);
+	if (!v.addr || (v.st && !read_data(e, &v)))
+		return false;
+	v.off = v.addr;
+	if (v.kind == MK_SHARED)
+		v.off = LLVMBuildZExt(B, LLVMBuildTrunc(B, v.addr, e->i32, ""),
+				      e->i64, "");
+	else
+		jit_site_new(e, &v.site);
+	return access_paths(e, &v);
+}
+
+/* cvta: generic <-> global is the same address; shared adds its base. */
+static bool vec_cvta(struct emit *e, const struct ir_insn *in)
+{
+	unsigned t = in->ntypes ? in->types[0] : PTX_T_U64;
+	if (in->nopnds != 2 || (t != PTX_T_U64 && t != PTX_T_B64))
+		return jit_unsupported(e, "type");
+	LLVMValueRef a = jit_get(e, &in->opnd[1], PTX_T_U64);
+	if (!a)
+		return false;
+	bool to = in->flags >> FL_TO & 1;
+	if (in->space == SPACE_GLOBAL)
+		return jit_set(e, &in->opnd[0], a, PTX_T_U64);
+	if (in->space != SPACE_SHARED)
+		return jit_unsupported(e, "state space");
+	LLVMValueRef base = jit_splat(e, LLVMBuildPtrToInt(B, e->shared,
+							   e->scalar[4], ""));
+	LLVMValueRef r = to ? LLVMBuildSub(B, a, base, "") :
+			      LLVMBuildAdd(B, LLVMBuildZExt(
+						   B, LLVMBuildTrunc(B, a, e->i32, ""),
+						   e->i64, ""), base, "");
+	return jit_set(e, &in->opnd[0], r, PTX_T_U64);
+}
+
+bool jit_vec_mem(struct emit *e, const struct ir_insn *in)
+{
+	if (in->op == OP_CVTA)
+		return vec_cvta(e, in);
+	return vec_ld_st(e, in);
+}
+
+/* atom, red: lane by lane, in lane order. */
+bool jit_vec_atom(struct emit *e, const struct ir_insn *in)
+{
+	bool red = in->op == OP_RED;
+	unsigned t = in->ntypes ? in->types[0] : PTX_T_NONE, kind;
+	unsigned size = ptx_type_size(t), first = red ? 0 : 1;
+	unsigned nsrc = in->mode == MOD_CAS ? 2 : 1;
+	if (!in->mode || !jit_atom_kind(t, &kind) || (size != 4 && size != 8) ||
+	    in->vec > 1 || in->nopnds != first + 1 + nsrc)
+		return jit_unsupported(e, "operation or type");
+	struct vaccess v = { .in = in, .size = size, .n = 1, .st = true };
+	v.it = LLVMIntTypeInContext(e->cx, size * 8);
+	LLVMTypeRef vt = LLVMVectorType(v.it, JIT_LANES);
+	if (!jit_mem_kind(e, in->space, &v.kind) || v.kind == MK_PARAM)
+		return v.kind == MK_PARAM ? jit_unsupported(e, "state space") :
+					    false;
+	v.addr = jit_addr_value(e, &in->opnd[first], v.kind);
+	LLVMValueRef b = v.addr ? jit_get(e, &in->opnd[first + 1], t) : NULL;
+	LLVMValueRef c = nsrc > 1 && b ? jit_get(e, &in->opnd[first + 2], t) :
+					 b;
+	if (!c)
+		return false;
+	if (LLVMTypeOf(b) != vt) {
+		b = LLVMBuildBitCast(B, b, vt, "");
+		c = LLVMBuildBitCast(B, c, vt, "");
+	}
+	if (v.kind == MK_GLOBAL)
+		jit_site_new(e, &v.site);
+	LLVMBasicBlockRef from = LLVMGetInsertBlock(B);
+	LLVMBasicBlockRef loop = jit_new_block(e, "vatom");
+	v.join = jit_new_block(e, "vatomed");
+	LLVMBuildBr(B, loop);
+	LLVMPositionBuilderAtEnd(B, loop);
+	LLVMValueRef i = LLVMBuildPhi(B, e->scalar[3], "");
+	LLVMValueRef tid = LLVMBuildAdd(B, e->gtid, i, "");
+	LLVMValueRef p = lane_ptr(e, &v, LLVMBuildExtractElement(B, v.addr, i,
+								  ""),
+				  tid, true);
+	LLVMValueRef bl = LLVMBuildExtractElement(B, b, i, "");
+	LLVMValueRef cl = LLVMBuildExtractElement(B, c, i, "");
+	jit_lanes(e, 0);
+	LLVMValueRef old = jit_atomic_op(e, in, p, bl, cl, kind, v.it);
+	jit_lanes(e, JIT_LANES);
+	if (!red && !set_lane(e, &in->opnd[0], old, i, false))
+		return false;
+	LLVMValueRef next = LLVMBuildAdd(B, i, s32(e, 1), "");
+	LLVMBasicBlockRef end = LLVMGetInsertBlock(B);
+	/* left to LLVM to unroll: lanes then index vectors by constants */
+	LLVMBuildCondBr(B, LLVMBuildICmp(B, LLVMIntULT, next,
+					 s32(e, JIT_LANES), ""),
+			loop, v.join);
+	LLVMValueRef zero = s32(e, 0);
+	LLVMAddIncoming(i, &zero, &from, 1);
+	LLVMAddIncoming(i, &next, &end, 1);
+	LLVMPositionBuilderAtEnd(B, v.join);
+	return true;
+}

@@ -1,0 +1,232 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The JIT's vector form (libcuda/ptx/jit_emit_vec.c) against the
+ * interpreter, the reference, and the scalar JIT (VCUDA_JIT_LANES=0):
+ * kernels of tests/ptx/jit_lanes.cu and a hand-written one with guarded
+ * instructions, each run three ways on the same inputs; the outputs
+ * must be the same bit for bit. Under VCUDA_EXECUTOR=interp every test
+ * skips: there is no JIT to compare.
+ */
+#include "harness.h"
+#include "tap.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { NMODES = 3, NCASES = 5, NTESTS = NCASES * (NMODES - 1) };
+
+static const char *const mode_name[NMODES] = { "interpreter", "scalar JIT",
+					       "vector JIT" };
+
+/* The settings of mode @m, read at the build and the first launch. */
+static void set_mode(int m)
+{
+	setenv("VCUDA_EXECUTOR", m ? "jit" : "interp", 1);
+	if (m == 1)
+		setenv("VCUDA_JIT_LANES", "0", 1);
+	else
+		unsetenv("VCUDA_JIT_LANES");
+}
+
+/* @text built for mode @m: a comment of its own keeps the JIT from
+ * sharing code between the builds of one text. */
+static struct ptx_program *build_mode(const char *text, const char *name,
+				      int m)
+{
+	size_t len = strlen(text) + 32;
+	char *tagged = malloc(len), log[1024] = "";
+	struct ptx_program *p = NULL;
+	if (!tagged)
+		return NULL;
+	snprintf(tagged, len, "// mode %d\n%s", m, text);
+	const char *texts[] = { tagged }, *names[] = { name };
+	if (build_texts(texts, names, 1, &p, log, sizeof(log)) != PTX_OK)
+		tap_diag("%s: %s", name, log);
+	free(tagged);
+	return p;
+}
+
+/* One kernel's launch: inputs copied in, outputs compared. */
+struct lanes_case {
+	const char *text, *file, *kernel;
+	struct launch_cfg cfg;
+	unsigned nargs;
+	size_t size[6];		/* bytes of buffer arguments; 0: a u32 */
+	uint32_t value[6];	/* the u32 arguments */
+	bool output[6];
+	void (*fill)(unsigned arg, void *buf, size_t size);
+};
+
+/* Runs @c on mode @m; its outputs concatenated in @out (malloc'ed). */
+static bool run_mode(const struct lanes_case *c, int m, uint8_t **out,
+		     size_t *out_len)
+{
+	set_mode(m);
+	struct ptx_program *p = build_mode(c->text, c->file, m);
+	void *bufs[6] = { 0 };
+	const void *args[6];
+	size_t total = 0;
+	for (unsigned a = 0; a < c->nargs; a++) {
+		if (!c->size[a]) {
+			args[a] = &c->value[a];
+			continue;
+		}
+		bufs[a] = test_alloc(c->size[a]);
+		c->fill(a, bufs[a], c->size[a]);
+		args[a] = &bufs[a];
+		total += c->output[a] ? c->size[a] : 0;
+	}
+	bool ok = p && run_ok(p, c->kernel, &c->cfg, args);
+	*out = malloc(total ? total : 1);
+	*out_len = 0;
+	for (unsigned a = 0; ok && *out && a < c->nargs; a++)
+		if (c->output[a]) {
+			memcpy(*out + *out_len, bufs[a], c->size[a]);
+			*out_len += c->size[a];
+		}
+	if (p)
+		ptx_program_destroy(p);
+	unsetenv("VCUDA_EXECUTOR");
+	unsetenv("VCUDA_JIT_LANES");
+	return ok && *out;
+}
+
+static void check_case(const struct lanes_case *c)
+{
+	uint8_t *res[NMODES] = { 0 };
+	size_t len[NMODES];
+	bool ran[NMODES];
+	for (int m = 0; m < NMODES; m++)
+		ran[m] = run_mode(c, m, &res[m], &len[m]);
+	for (int m = 1; m < NMODES; m++) {
+		bool same = ran[0] && ran[m] && len[m] == len[0] &&
+			    !memcmp(res[m], res[0], len[0]);
+		for (size_t i = 0; ran[0] && ran[m] && !same && i < len[0];
+		     i += 4)
+			if (memcmp(res[m] + i, res[0] + i, 4)) {
+				tap_diag("byte %zu: %08x, interpreter %08x", i,
+					 *(uint32_t *)(res[m] + i),
+					 *(uint32_t *)(res[0] + i));
+				break;
+			}
+		tap_ok(same, "%s on the %s as on the interpreter", c->kernel,
+		       mode_name[m]);
+	}
+	for (int m = 0; m < NMODES; m++)
+		free(res[m]);
+}
+
+/* ---- inputs ---- */
+
+static uint32_t xorshift(uint32_t *s)
+{
+	uint32_t x = *s;
+	x ^= x << 13;
+	x ^= x >> 17;
+	x ^= x << 5;
+	return *s = x;
+}
+
+/* Small floats and counts, the same for every mode. */
+static void fill_mixed(unsigned arg, void *buf, size_t size)
+{
+	uint32_t seed = 0x9e3779b9u + arg, *w = buf;
+	for (size_t i = 0; i < size / 4; i++) {
+		uint32_t r = xorshift(&seed);
+		float f = (float)(r % 2000) / 500.0f - 2.0f;
+		if (arg == 0)
+			memcpy(&w[i], &f, 4);
+		else if (arg == 1)
+			w[i] = r;
+		else
+			w[i] = 0;
+	}
+}
+
+static void fill_ints(unsigned arg, void *buf, size_t size)
+{
+	uint32_t seed = 12345u + arg, *w = buf;
+	bool in = arg < 3;
+	for (size_t i = 0; i < size / 4; i++)
+		w[i] = in ? xorshift(&seed) % 1000 : 0;
+}
+
+static void fill_bytes(unsigned arg, void *buf, size_t size)
+{
+	uint32_t seed = 777u + arg;
+	uint8_t *b = buf;
+	bool in = arg < 3;
+	for (size_t i = 0; i < size; i++)
+		b[i] = in ? (uint8_t)xorshift(&seed) : 0;
+	if (arg == 2)	/* float4s: keep them finite */
+		for (size_t i = 0; i < size / 4; i++) {
+			float f = (float)(i * 37 % 101) - 50.5f;
+			memcpy(b + 4 * i, &f, 4);
+		}
+}
+
+static const char guards_text[] =
+	".version 7.0\n.target sm_75\n.address_size 64\n"
+	".visible .entry lanes_guards(.param .u64 out, .param .u32 n)\n{\n"
+	"\t.reg .pred %p<4>;\n\t.reg .b32 %r<8>;\n\t.reg .b64 %rd<4>;\n"
+	"\tld.param.u64 %rd1, [out];\n\tld.param.u32 %r1, [n];\n"
+	"\tmov.u32 %r2, %tid.x;\n\tcvta.to.global.u64 %rd1, %rd1;\n"
+	"\tmul.wide.u32 %rd2, %r2, 4;\n\tadd.s64 %rd3, %rd1, %rd2;\n"
+	"\tand.b32 %r3, %r2, 3;\n\tsetp.eq.u32 %p1, %r3, 1;\n"
+	"\tmov.u32 %r4, 100;\n"
+	"\t@%p1 add.u32 %r4, %r4, %r2;\n"	/* parts the group */
+	"\tsetp.lt.u32 %p2, %r2, %r1;\n"
+	"\t@%p2 add.u32 %r4, %r4, 7;\n"	/* the same in every lane */
+	"\t@!%p2 add.u32 %r4, %r4, 1000;\n"
+	"\tst.global.u32 [%rd3], %r4;\n"
+	"\tsetp.eq.u32 %p3, %r3, 2;\n"
+	"\t@%p3 exit;\n"
+	"\t@%p1 st.global.u32 [%rd3], %r2;\n"
+	"\tret;\n}\n";
+
+int main(void)
+{
+	tap_plan(NTESTS);
+	const char *ex = getenv("VCUDA_EXECUTOR");
+	if (ex && !strcmp(ex, "interp")) {
+		for (int i = 0; i < NTESTS; i++)
+			tap_ok(true, "# SKIP no JIT under VCUDA_EXECUTOR=interp");
+		return tap_done();
+	}
+	setenv("CUDA_CACHE_DISABLE", "1", 1);
+	size_t len;
+	char *text = (char *)corpus_file("jit_lanes.sm75.ptx", &len);
+	if (!text)
+		tap_diag("jit_lanes.sm75.ptx: not in the corpus");
+	enum { N = 300, B = 100 };
+	struct lanes_case cases[NCASES] = {
+		{ text, "jit_lanes.sm75.ptx", "lanes_diverge",
+		  { .grid = { 3 }, .block = { B } }, 5,
+		  { 4 * N, 4 * N, 8 * N, 4, 0 }, { [4] = N - 7 },
+		  { [2] = true, [3] = true }, fill_mixed },
+		{ text, "jit_lanes.sm75.ptx", "lanes_barrier",
+		  { .grid = { 2 }, .block = { 13, 4, 1 } }, 4,
+		  { 4 * 104, 4 * 104, 4 * 16, 0 }, { [3] = 45 },
+		  { [1] = true, [2] = true }, fill_ints },
+		{ text, "jit_lanes.sm75.ptx", "lanes_memory",
+		  { .grid = { 3 }, .block = { 40 } }, 6,
+		  { 4 * 120, 4 * 120, 16 * 3, 16 * 120, 16 * 120, 0 },
+		  { [5] = 120 }, { [3] = true, [4] = true }, fill_bytes },
+		{ guards_text, "guards.ptx", "lanes_guards",
+		  { .grid = { 1 }, .block = { 37 } }, 2, { 4 * 37, 0 },
+		  { [1] = 30 }, { [0] = true }, fill_ints },
+		{ text, "jit_lanes.sm75.ptx", "lanes_counter",
+		  { .grid = { 2 }, .block = { 64 } }, 2, { 4 * 64, 4 * 64 },
+		  { 0 }, { [1] = true }, fill_ints },
+	};
+	for (int i = 0; i < NCASES; i++)
+		if (cases[i].text)
+			check_case(&cases[i]);
+		else
+			for (int m = 1; m < NMODES; m++)
+				tap_ok(false, "%s: no PTX", cases[i].kernel);
+	free(text);
+	test_free_all();
+	return tap_done();
+}
