@@ -32,6 +32,14 @@ struct CUlinkState_st {
 	size_t error_log_size;
 	char *info_log;
 	size_t info_log_size;
+	/*
+	 * The option values of the sizes, which are in/out: CUDA writes back
+	 * how much of each buffer its log fills (the length, or the buffer's
+	 * size when the log was cut), as NVIDIA's driver did on an H200.
+	 */
+	void **error_log_size_out, **info_log_size_out;
+	size_t error_log_len, info_log_len;
+	bool verbose;			/* CU_JIT_LOG_VERBOSE */
 	float *wall_time;
 	unsigned int max_registers;	/* CU_JIT_MAX_REGISTERS, or 0 */
 	void *image;			/* cuLinkComplete's output */
@@ -48,12 +56,17 @@ static void read_options(struct CUlinkState_st *st, unsigned int n,
 			break;
 		case CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES:
 			st->error_log_size = (size_t)(uintptr_t)values[i];
+			st->error_log_size_out = &values[i];
 			break;
 		case CU_JIT_INFO_LOG_BUFFER:
 			st->info_log = values[i];
 			break;
 		case CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES:
 			st->info_log_size = (size_t)(uintptr_t)values[i];
+			st->info_log_size_out = &values[i];
+			break;
+		case CU_JIT_LOG_VERBOSE:
+			st->verbose = values[i] != NULL;
 			break;
 		case CU_JIT_MAX_REGISTERS:
 			st->max_registers = (unsigned int)(uintptr_t)values[i];
@@ -67,10 +80,27 @@ static void read_options(struct CUlinkState_st *st, unsigned int n,
 	}
 }
 
+static void write_back(void **out, size_t len, size_t size)
+{
+	if (out)
+		*out = (void *)(uintptr_t)(len < size ? len : size);
+}
+
+/* Tells the caller how much of each log buffer holds a message. */
+static void publish_log_sizes(struct CUlinkState_st *st)
+{
+	write_back(st->error_log_size_out, st->error_log_len,
+		   st->error_log ? st->error_log_size : 0);
+	write_back(st->info_log_size_out, st->info_log_len,
+		   st->info_log ? st->info_log_size : 0);
+}
+
 static void log_error(struct CUlinkState_st *st, const char *what)
 {
 	if (st->error_log && st->error_log_size)
 		snprintf(st->error_log, st->error_log_size, "%s", what);
+	st->error_log_len = strlen(what);
+	publish_log_sizes(st);
 }
 
 static CUresult add_text(struct CUlinkState_st *st, const char *text,
@@ -151,6 +181,12 @@ CUDA_EXPORT CUresult cuLinkCreate(unsigned int n, CUjit_option *options,
 		return CUDA_ERROR_OUT_OF_MEMORY;
 	st->ctx = ctx;
 	read_options(st, n, options, values);
+	/* nothing logged yet: empty buffers, sizes 0 */
+	if (st->error_log && st->error_log_size)
+		st->error_log[0] = '\0';
+	if (st->info_log && st->info_log_size)
+		st->info_log[0] = '\0';
+	publish_log_sizes(st);
 	*out = st;
 	return CUDA_SUCCESS;
 }
@@ -270,9 +306,14 @@ CUDA_EXPORT CUresult cuLinkComplete(CUlinkState st, void **image_out,
 		return CUDA_ERROR_OUT_OF_MEMORY;
 	if (st->wall_time)
 		*st->wall_time = 0.0f;
-	if (st->info_log && st->info_log_size)
-		snprintf(st->info_log, st->info_log_size,
-			 "vcuda: linked %zu PTX input(s)", st->count);
+	/* As NVIDIA's: an info log only when asked to be verbose. */
+	if (st->verbose && st->info_log && st->info_log_size) {
+		int len = snprintf(st->info_log, st->info_log_size,
+				   "vcuda: linked %zu PTX input(s)", st->count);
+
+		st->info_log_len = len > 0 ? (size_t)len : 0;
+	}
+	publish_log_sizes(st);
 	*image_out = st->image;
 	return CUDA_SUCCESS;
 }

@@ -288,6 +288,37 @@ static void jit_log_options(unsigned int n, CUjit_option *options,
 	}
 }
 
+/*
+ * The log sizes are in/out: CUDA writes back how much of each buffer its
+ * log fills, the buffer's size when the message was cut (as NVIDIA's
+ * driver did on an H200). vcuda's loads write no info log: it is left
+ * empty, its size 0.
+ */
+static void jit_log_publish(unsigned int n, CUjit_option *options,
+			    void **values, const char *log, size_t log_len)
+{
+	size_t len = log && log_len ? strnlen(log, log_len) : 0;
+	char *info = NULL;
+	size_t info_size = 0;
+
+	if (log_len && len + 1 >= log_len)
+		len = log_len;
+	for (unsigned int i = 0; i < n; i++) {
+		if (options[i] == CU_JIT_INFO_LOG_BUFFER)
+			info = values[i];
+		else if (options[i] == CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES)
+			info_size = (size_t)(uintptr_t)values[i];
+	}
+	if (info && info_size)
+		info[0] = '\0';
+	for (unsigned int i = 0; i < n; i++) {
+		if (options[i] == CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES)
+			values[i] = (void *)(uintptr_t)len;
+		else if (options[i] == CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES)
+			values[i] = NULL;
+	}
+}
+
 /* CU_JIT_MAX_REGISTERS among @options, or 0. */
 static unsigned int jit_max_registers(unsigned int n, CUjit_option *options,
 				      void **values)
@@ -314,7 +345,10 @@ CUDA_EXPORT CUresult cuModuleLoadDataEx(CUmodule *module, const void *image,
 	if (!module || !image || (num_options && (!options || !values)))
 		return CUDA_ERROR_INVALID_VALUE;
 	jit_log_options(num_options, options, values, &log, &log_len);
+	if (log && log_len)
+		log[0] = '\0';
 	res = module_load(ctx, image, 0, module, log, log_len);
+	jit_log_publish(num_options, options, values, log, log_len);
 	if (res == CUDA_SUCCESS) {
 		unsigned int max = jit_max_registers(num_options, options,
 						     values);

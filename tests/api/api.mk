@@ -22,6 +22,13 @@ $(B)/tests/api/link_api: $(TOP)/tests/api/link_api.c $(LIBCUDA)
 	@mkdir -p $(@D)
 	$(call quiet,CC,$@)$(CC) $(USER_CFLAGS) -o $@ $< -L$(B)/lib -lcuda
 
+# The JIT log sizes written back (recorded on an NVIDIA H200, driver
+# 580.159.04, CUDA 13.0).
+API_TESTS += $(B)/tests/api/link_log_api
+$(B)/tests/api/link_log_api: $(TOP)/tests/api/link_log_api.c $(LIBCUDA)
+	@mkdir -p $(@D)
+	$(call quiet,CC,$@)$(CC) $(USER_CFLAGS) -o $@ $< -L$(B)/lib -lcuda
+
 # Their own checks (exit 0 or 1): what NVIDIA documents, not a recording.
 API_TESTS += $(B)/tests/api/fork_api $(B)/tests/api/user_object_api
 $(B)/tests/api/fork_api: $(TOP)/tests/api/fork_api.c $(LIBCUDA)
