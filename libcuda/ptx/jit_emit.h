@@ -182,12 +182,24 @@ const struct ir_operand *jit_data_ops(struct emit *e,
 /* The F16-free atomic kinds compiled code handles. */
 bool jit_atom_kind(unsigned t, unsigned *kind);
 
+/* An atom/red as the JIT compiles it, both forms (jit_emit_mem.c). */
+struct jit_atom_form {
+	bool red;		/* no result register */
+	unsigned type, kind, size;
+	unsigned first;		/* operand index of the address */
+	unsigned nsrc;		/* 2 for cas, else 1 */
+};
+/* Reads @in's form; false (after jit_unsupported) when not compiled. */
+bool jit_atom_form(struct emit *e, const struct ir_insn *in,
+		   struct jit_atom_form *f);
+
 /* Instruction families. */
 bool jit_emit_int(struct emit *e, const struct ir_insn *in);
 bool jit_emit_float(struct emit *e, const struct ir_insn *in);
 bool jit_emit_cmp(struct emit *e, const struct ir_insn *in);
 bool jit_emit_cvt(struct emit *e, const struct ir_insn *in);
 bool jit_emit_mem(struct emit *e, const struct ir_insn *in);
+bool jit_emit_cvta(struct emit *e, const struct ir_insn *in);
 bool jit_emit_atom(struct emit *e, const struct ir_insn *in);
 
 #endif

@@ -275,8 +275,9 @@ static bool emit_ld_st(struct emit *e, const struct ir_insn *in)
 	return true;
 }
 
-/* cvta: generic <-> global is the same address; shared adds its base. */
-static bool emit_cvta(struct emit *e, const struct ir_insn *in)
+/* cvta: generic <-> global is the same address; shared adds its base.
+ * The same code for the vector form (jit_emit_vmem.c). */
+bool jit_emit_cvta(struct emit *e, const struct ir_insn *in)
 {
 	unsigned t = in->ntypes ? in->types[0] : PTX_T_U64;
 	if (in->nopnds != 2 || (t != PTX_T_U64 && t != PTX_T_B64))
@@ -289,7 +290,8 @@ static bool emit_cvta(struct emit *e, const struct ir_insn *in)
 		return jit_set(e, &in->opnd[0], a, PTX_T_U64);
 	if (in->space != SPACE_SHARED)
 		return jit_unsupported(e, "state space");
-	LLVMValueRef base = LLVMBuildPtrToInt(B, e->shared, e->i64, "");
+	LLVMValueRef base = jit_splat(e, LLVMBuildPtrToInt(B, e->shared,
+							   e->scalar[4], ""));
 	LLVMValueRef r = to ? LLVMBuildSub(B, a, base, "") :
 			      LLVMBuildAdd(B, LLVMBuildZExt(
 						   B, LLVMBuildTrunc(B, a, e->i32, ""),
@@ -300,7 +302,7 @@ static bool emit_cvta(struct emit *e, const struct ir_insn *in)
 bool jit_emit_mem(struct emit *e, const struct ir_insn *in)
 {
 	if (in->op == OP_CVTA)
-		return emit_cvta(e, in);
+		return jit_emit_cvta(e, in);
 	return emit_ld_st(e, in);
 }
 
@@ -397,15 +399,29 @@ LLVMValueRef jit_atomic_op(struct emit *e, const struct ir_insn *in,
 	return it == e->i64 ? r : LLVMBuildTrunc(B, r, it, "");
 }
 
+bool jit_atom_form(struct emit *e, const struct ir_insn *in,
+		   struct jit_atom_form *f)
+{
+	f->red = in->op == OP_RED;
+	f->type = in->ntypes ? in->types[0] : PTX_T_NONE;
+	f->size = ptx_type_size(f->type);
+	f->first = f->red ? 0 : 1;
+	f->nsrc = in->mode == MOD_CAS ? 2 : 1;
+	if (!in->mode || !jit_atom_kind(f->type, &f->kind) ||
+	    (f->size != 4 && f->size != 8) || in->vec > 1 ||
+	    in->nopnds != f->first + 1 + f->nsrc)
+		return jit_unsupported(e, "operation or type");
+	return true;
+}
+
 bool jit_emit_atom(struct emit *e, const struct ir_insn *in)
 {
-	bool red = in->op == OP_RED;
-	unsigned t = in->ntypes ? in->types[0] : PTX_T_NONE, kind;
-	unsigned size = ptx_type_size(t), first = red ? 0 : 1;
-	unsigned nsrc = in->mode == MOD_CAS ? 2 : 1;
-	if (!in->mode || !jit_atom_kind(t, &kind) || (size != 4 && size != 8) ||
-	    in->vec > 1 || in->nopnds != first + 1 + nsrc)
-		return jit_unsupported(e, "operation or type");
+	struct jit_atom_form f;
+	if (!jit_atom_form(e, in, &f))
+		return false;
+	bool red = f.red;
+	unsigned t = f.type, kind = f.kind, size = f.size, first = f.first;
+	unsigned nsrc = f.nsrc;
 	LLVMTypeRef it = LLVMIntTypeInContext(e->cx, size * 8);
 	LLVMValueRef p = mem_ptr(e, in, &in->opnd[first], size, true);
 	LLVMValueRef b = p ? jit_get(e, &in->opnd[first + 1], t) : NULL;

@@ -147,14 +147,19 @@ static LLVMValueRef guard_vec(struct emit *e, const struct ir_insn *in)
 	return in->guard_neg ? LLVMBuildNot(B, p, "") : p;
 }
 
+/* The group's exited flags (jit_cta.exited), as one <W x i8>. */
+static LLVMValueRef group_exited_flags(struct emit *e, LLVMTypeRef v8)
+{
+	LLVMValueRef idx = LLVMBuildZExt(B, e->gtid, e->scalar[4], "");
+	LLVMValueRef p = LLVMBuildGEP2(B, e->scalar[1], e->exited, &idx, 1, "");
+	return LLVMBuildBitCast(B, p, LLVMPointerType(v8, 0), "");
+}
+
 static void exit_group(struct emit *e)
 {
 	if (e->has_barrier) {
 		LLVMTypeRef v8 = LLVMVectorType(e->scalar[1], JIT_LANES);
-		LLVMValueRef idx = LLVMBuildZExt(B, e->gtid, e->scalar[4], "");
-		LLVMValueRef p = LLVMBuildGEP2(B, e->scalar[1], e->exited, &idx,
-					       1, "");
-		p = LLVMBuildBitCast(B, p, LLVMPointerType(v8, 0), "");
+		LLVMValueRef p = group_exited_flags(e, v8);
 		LLVMSetAlignment(LLVMBuildStore(B, jit_cint(v8, 1), p), 1);
 	}
 	hand_over(e, 1);
@@ -362,11 +367,8 @@ static void group_dispatch(struct emit *e, struct vloop *v)
 {
 	if (e->has_barrier) {
 		LLVMTypeRef v8 = LLVMVectorType(e->scalar[1], JIT_LANES);
-		LLVMValueRef idx = LLVMBuildZExt(B, e->gtid, e->scalar[4], "");
-		LLVMValueRef p = LLVMBuildGEP2(B, e->scalar[1], e->exited, &idx,
-					       1, "");
-		p = LLVMBuildBitCast(B, p, LLVMPointerType(v8, 0), "");
-		LLVMValueRef ex = LLVMBuildLoad2(B, v8, p, "");
+		LLVMValueRef ex = LLVMBuildLoad2(B, v8,
+						 group_exited_flags(e, v8), "");
 		LLVMSetAlignment(ex, 1);
 		LLVMValueRef any = any_of(e, LLVMBuildICmp(B, LLVMIntNE, ex,
 							   jit_cint(v8, 0), ""));

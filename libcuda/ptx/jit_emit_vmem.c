@@ -333,46 +333,22 @@ static bool vec_ld_st(struct emit *e, const struct ir_insn *in)
 	return access_paths(e, &v);
 }
 
-/* cvta: generic <-> global is the same address; shared adds its base. */
-static bool vec_cvta(struct emit *e, const struct ir_insn *in)
-{
-	unsigned t = in->ntypes ? in->types[0] : PTX_T_U64;
-	if (in->nopnds != 2 || (t != PTX_T_U64 && t != PTX_T_B64))
-		return jit_unsupported(e, "type");
-	LLVMValueRef a = jit_get(e, &in->opnd[1], PTX_T_U64);
-	if (!a)
-		return false;
-	bool to = in->flags >> FL_TO & 1;
-	if (in->space == SPACE_GLOBAL)
-		return jit_set(e, &in->opnd[0], a, PTX_T_U64);
-	if (in->space != SPACE_SHARED)
-		return jit_unsupported(e, "state space");
-	LLVMValueRef base = jit_splat(e, LLVMBuildPtrToInt(B, e->shared,
-							   e->scalar[4], ""));
-	LLVMValueRef r = to ? LLVMBuildSub(B, a, base, "") :
-			      LLVMBuildAdd(B, LLVMBuildZExt(
-						   B, LLVMBuildTrunc(B, a, e->i32, ""),
-						   e->i64, ""), base, "");
-	return jit_set(e, &in->opnd[0], r, PTX_T_U64);
-}
-
 bool jit_vec_mem(struct emit *e, const struct ir_insn *in)
 {
 	if (in->op == OP_CVTA)
-		return vec_cvta(e, in);
+		return jit_emit_cvta(e, in);
 	return vec_ld_st(e, in);
 }
 
 /* atom, red: lane by lane, in lane order. */
 bool jit_vec_atom(struct emit *e, const struct ir_insn *in)
 {
-	bool red = in->op == OP_RED;
-	unsigned t = in->ntypes ? in->types[0] : PTX_T_NONE, kind;
-	unsigned size = ptx_type_size(t), first = red ? 0 : 1;
-	unsigned nsrc = in->mode == MOD_CAS ? 2 : 1;
-	if (!in->mode || !jit_atom_kind(t, &kind) || (size != 4 && size != 8) ||
-	    in->vec > 1 || in->nopnds != first + 1 + nsrc)
-		return jit_unsupported(e, "operation or type");
+	struct jit_atom_form f;
+	if (!jit_atom_form(e, in, &f))
+		return false;
+	bool red = f.red;
+	unsigned t = f.type, kind = f.kind, size = f.size, first = f.first;
+	unsigned nsrc = f.nsrc;
 	struct vaccess v = { .in = in, .size = size, .n = 1, .st = true };
 	v.it = LLVMIntTypeInContext(e->cx, size * 8);
 	LLVMTypeRef vt = LLVMVectorType(v.it, JIT_LANES);
