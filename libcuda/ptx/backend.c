@@ -18,7 +18,10 @@
  * The JIT compiles a kernel when it is first launched (ptx_kernel_prepare
  * at submission, or its first ptx_run_ctas), on a compile thread
  * (jit_compile.c); kernels compile in parallel. A launch waits for its
- * kernel's code. Under VCUDA_JIT_ASYNC=1 it does not: until the code is
+ * kernel's code at its submission (ptx_kernel_prepare); CTAs do not wait
+ * (a device launch runs in its parent's job, whose time-out a compile
+ * must not spend) unless VCUDA_EXECUTOR=jit forces the JIT. Under
+ * VCUDA_JIT_ASYNC=1 a submission does not wait either: until the code is
  * ready, workers run their CTAs on the interpreter, one CTA at a time,
  * and switch to the compiled code for the CTAs left once it is (every
  * CTA of a grid is independent, and both back ends give the same
@@ -70,6 +73,7 @@ enum ptx_backend backend_choose(struct ptx_kernel *k)
 {
 	enum request r = requested();
 	/* VCUDA_EXECUTOR=jit (the tests): every launch on compiled code */
+	k->jit_forced = r == REQ_JIT;
 	k->jit_waits = r == REQ_JIT || !async_requested();
 	/* compiled lazily, at the kernel's first launch (jit_ready) */
 	return r == REQ_INTERP ? PTX_BACKEND_INTERP : PTX_BACKEND_JIT;
@@ -88,15 +92,15 @@ static int jit_state_of(const struct ptx_kernel *k)
 }
 
 /*
- * True when @k's compiled code is ready to run. Else has it compiled:
- * waiting for that unless VCUDA_JIT_ASYNC=1 asked not to.
+ * True when @k's compiled code is ready to run. Else has it compiled,
+ * waiting for that when @wait.
  */
-static bool jit_ready(struct ptx_kernel *k)
+static bool jit_ready(struct ptx_kernel *k, bool wait)
 {
 	int st = jit_state_of(k);
 	if (st == JIT_READY || st == JIT_FAILED)
 		return st == JIT_READY;
-	if (k->jit_waits)
+	if (wait)
 		return jit_compile_wait(k);
 	jit_compile_start(k);
 	return false;
@@ -106,7 +110,7 @@ void ptx_kernel_prepare(const struct ptx_kernel *kernel)
 {
 	struct ptx_kernel *k = (struct ptx_kernel *)kernel;
 	if (k && k->backend == PTX_BACKEND_JIT)
-		jit_ready(k);
+		jit_ready(k, k->jit_waits);
 }
 
 bool ptx_kernel_compile(const struct ptx_kernel *kernel)
@@ -123,7 +127,13 @@ bool ptx_run_ctas(struct ptx_worker *worker, const struct ptx_launch *launch,
 	bool coop = launch->flags & PTX_LAUNCH_COOPERATIVE;
 	if (!k || k->backend != PTX_BACKEND_JIT || coop)
 		return interp_run_ctas(worker, launch, first, count, fault);
-	if (jit_ready(k))
+	/*
+	 * CTAs wait for a compile only when the JIT is forced: a host
+	 * launch compiled at its submission (ptx_kernel_prepare), and a
+	 * launch without one (a device launch, run inside its parent's job)
+	 * must not spend the job's time-out compiling.
+	 */
+	if (jit_ready(k, k->jit_forced))
 		return jit_run_ctas(worker, launch, first, count, fault);
 	/* compiling: CTA by CTA, so that the code serves once it is ready */
 	for (uint64_t i = 0; i < count; i++) {

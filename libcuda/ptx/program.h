@@ -95,8 +95,10 @@ struct ptx_kernel {
 	struct interp_kernel *interp;	/* the interpreter's code */
 	struct jit_kernel *jit;		/* compiled code, once compiled */
 	int jit_state;			/* enum jit_state (jit.h), atomic */
-	/* launches wait for the compile, unless VCUDA_JIT_ASYNC (backend.c) */
-	bool jit_waits;
+	/* a launch's submission waits for the compile, unless
+	 * VCUDA_JIT_ASYNC; its CTAs wait only under VCUDA_EXECUTOR=jit
+	 * (backend.c) */
+	bool jit_waits, jit_forced;
 	struct ptx_kernel *jit_queued;	/* next in jit_queue.c's queue */
 	struct ptx_kernel *next;
 };
