@@ -103,13 +103,43 @@ static void log_error(struct CUlinkState_st *st, const char *what)
 	publish_log_sizes(st);
 }
 
+/* What a failed build or check of PTX returns, its message logged. */
+static CUresult build_error(struct CUlinkState_st *st, enum ptx_status ps,
+			    const char *log)
+{
+	log_error(st, log);
+	switch (ps) {
+	case PTX_ERR_UNSUPPORTED:
+		return CUDA_ERROR_NOT_SUPPORTED;
+	case PTX_ERR_DEVSIDE_SYNC:
+		return CUDA_ERROR_UNSUPPORTED_DEVSIDE_SYNC;
+	case PTX_ERR_NO_MEMORY:
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	case PTX_ERR_LINK:
+		/* As nvJitLink: unresolved or duplicate symbols. */
+		return CUDA_ERROR_INVALID_SOURCE;
+	default:
+		return CUDA_ERROR_INVALID_PTX;
+	}
+}
+
 static CUresult add_text(struct CUlinkState_st *st, const char *text,
 			 size_t len, const char *name)
 {
-	struct link_input *grown = realloc(st->inputs,
-					   (st->count + 1) * sizeof(*grown));
+	/* sizes may count the terminating NUL */
+	struct ptx_source source = { text, strnlen(text, len),
+				     name ? name : "<input>" };
+	struct link_input *grown;
 	struct link_input *in;
+	enum ptx_status ps;
+	char log[1024];
 
+	/* CUDA compiles each input as it is added: bad PTX fails here, an
+	 * unresolved symbol only at cuLinkComplete (link_log_api). */
+	ps = ptx_source_check(&source, log, sizeof(log));
+	if (ps != PTX_OK)
+		return build_error(st, ps, log);
+	grown = realloc(st->inputs, (st->count + 1) * sizeof(*grown));
 	if (!grown)
 		return CUDA_ERROR_OUT_OF_MEMORY;
 	st->inputs = grown;
@@ -285,20 +315,11 @@ CUDA_EXPORT CUresult cuLinkComplete(CUlinkState st, void **image_out,
 		sources[i] = (struct ptx_source){ st->inputs[i].text,
 						  st->inputs[i].len,
 						  st->inputs[i].name };
-	/* Link now, so that errors come from cuLinkComplete as in CUDA. */
+	/* Link now, so that link errors come from cuLinkComplete. */
 	ps = ptx_program_build(sources, st->count, &prog, log, sizeof(log));
 	free(sources);
-	if (ps != PTX_OK) {
-		log_error(st, log);
-		/* As nvJitLink: a bad input is bad PTX, a bad link an invalid
-		 * source (unresolved or duplicate symbols). */
-		if (ps == PTX_ERR_UNSUPPORTED)
-			return CUDA_ERROR_NOT_SUPPORTED;
-		if (ps == PTX_ERR_DEVSIDE_SYNC)
-			return CUDA_ERROR_UNSUPPORTED_DEVSIDE_SYNC;
-		return ps == PTX_ERR_LINK ? CUDA_ERROR_INVALID_SOURCE
-					  : CUDA_ERROR_INVALID_PTX;
-	}
+	if (ps != PTX_OK)
+		return build_error(st, ps, log);
 	ptx_program_destroy(prog);
 	free(st->image);
 	st->image = build_image(st, size_out);

@@ -150,6 +150,24 @@ static void size_const_bank(struct ptx_program *prog)
 		k->info.const_size = (uint32_t)end;
 }
 
+enum ptx_status ptx_source_check(const struct ptx_source *source, char *log,
+				 size_t log_len)
+{
+	int st = PTX_ERR_INVALID;
+	struct ir_module *m;
+
+	if (log && log_len)
+		log[0] = 0;
+	if (!source || !source->text)
+		return PTX_ERR_INVALID;
+	m = ir_parse(source->text, source->len ? source->len :
+		     strlen(source->text), source->name, &st, log, log_len);
+	if (!m)
+		return (enum ptx_status)st;
+	ir_module_free(m);
+	return PTX_OK;
+}
+
 enum ptx_status ptx_program_build(const struct ptx_source *sources,
 				  size_t count, struct ptx_program **out,
 				  char *log, size_t log_len)

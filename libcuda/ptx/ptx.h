@@ -47,6 +47,14 @@ enum ptx_status ptx_program_build(const struct ptx_source *sources,
 				  size_t count, struct ptx_program **out,
 				  char *log, size_t log_len);
 
+/*
+ * Parses @source alone, as CUDA compiles each PTX input of a link when
+ * it is added: PTX_ERR_SYNTAX (message in @log) for text that no link
+ * could make valid. Symbols it leaves to other inputs are not looked up.
+ */
+enum ptx_status ptx_source_check(const struct ptx_source *source, char *log,
+				 size_t log_len);
+
 void ptx_program_destroy(struct ptx_program *prog);
 
 /* State space of a module-scope variable that needs device storage. */

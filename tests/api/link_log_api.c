@@ -4,7 +4,11 @@
  * link or a module load, CUDA leaves in each size how much of its buffer
  * the log fills, or the buffer's size when the message was cut. Messages
  * differ between NVIDIA's ptxas and vcuda, so only how the sizes relate
- * to the buffers is printed. Recorded on an H200 (tests/api/api.mk).
+ * to the buffers is printed, and which call failed: CUDA compiles each
+ * PTX input when it is added, so bad PTX fails cuLinkAddData (link_api
+ * has the unresolved call that fails only cuLinkComplete); a module load
+ * calling a function no input defines fails as bad PTX. Recorded on an
+ * H200 (tests/api/api.mk).
  */
 #include <cuda.h>
 #include <stdint.h>
@@ -18,6 +22,10 @@ static const char good[] =
 static const char bad[] =
 	".version 7.0\n.target sm_75\n.address_size 64\n"
 	".visible .entry k(.param .u64 p)\n{\nbogus.instr %r1;\nret;\n}\n";
+static const char unresolved[] =
+	".version 7.0\n.target sm_75\n.address_size 64\n"
+	".extern .func missing();\n"
+	".visible .entry k(.param .u64 p)\n{\ncall missing, ();\nret;\n}\n";
 
 enum { INFO, INFO_SIZE, ERR, ERR_SIZE, NOPTS };
 
@@ -50,10 +58,12 @@ static void options(CUjit_option *o, void **v, size_t size)
 	v[INFO_SIZE] = v[ERR_SIZE] = (void *)(uintptr_t)size;
 }
 
-static void report(const char *name, CUresult res, void **v, size_t size)
+static void report(const char *name, const char *stage, CUresult res,
+		   void **v, size_t size)
 {
-	printf("%s: %s (%d); info size: %s; error size: %s\n", name,
-	       res == CUDA_SUCCESS ? "ok" : "fails", (int)res,
+	printf("%s: %s%s (%d); info size: %s; error size: %s\n", name,
+	       res == CUDA_SUCCESS ? "ok" : "fails at ",
+	       res == CUDA_SUCCESS ? "" : stage, (int)res,
 	       relation(v[INFO_SIZE], info, size),
 	       relation(v[ERR_SIZE], err, size));
 }
@@ -64,6 +74,7 @@ static void link_case(const char *name, const char *ptx, size_t size)
 	void *v[NOPTS], *image;
 	size_t image_size;
 	CUlinkState st;
+	const char *stage = "cuLinkAddData";
 	CUresult res;
 
 	options(o, v, size);
@@ -74,9 +85,11 @@ static void link_case(const char *name, const char *ptx, size_t size)
 	}
 	res = cuLinkAddData(st, CU_JIT_INPUT_PTX, (void *)ptx, strlen(ptx) + 1,
 			    "in.ptx", 0, NULL, NULL);
-	if (res == CUDA_SUCCESS)
+	if (res == CUDA_SUCCESS) {
+		stage = "cuLinkComplete";
 		res = cuLinkComplete(st, &image, &image_size);
-	report(name, res, v, size);
+	}
+	report(name, stage, res, v, size);
 	cuLinkDestroy(st);
 }
 
@@ -89,7 +102,7 @@ static void load_case(const char *name, const char *ptx, size_t size)
 
 	options(o, v, size);
 	res = cuModuleLoadDataEx(&m, ptx, NOPTS, o, v);
-	report(name, res, v, size);
+	report(name, "cuModuleLoadDataEx", res, v, size);
 	if (res == CUDA_SUCCESS)
 		cuModuleUnload(m);
 }
@@ -110,6 +123,7 @@ int main(void)
 	load_case("load, valid PTX", good, 4096);
 	load_case("load, invalid PTX", bad, 4096);
 	load_case("load, invalid PTX, 16-byte logs", bad, 16);
+	load_case("load, unresolved call", unresolved, 4096);
 	cuCtxDestroy(ctx);
 	return 0;
 }
