@@ -297,6 +297,102 @@ static void ld_vec_lanes(struct warp *w, const struct xinsn *ip, uint32_t m,
 	}
 }
 
+/*
+ * A whole warp's scalar shared load. Tiled kernels read shared memory
+ * in rows of 8, 16 or 32 lanes: each row of lanes either reads one
+ * address (ta[ty][k]) or consecutive elements (tb[k][tx]). Each group
+ * of 8 lanes is sorted into one of those shapes by the differences of
+ * its addresses, and then checked by its ends alone; a uniform group is
+ * one read given to its lanes, a consecutive one a copy the compiler
+ * does in vectors, and only a group of neither shape is checked and
+ * read lane by lane. An address out of bounds sends the warp through
+ * the helpers, which name the first bad lane.
+ */
+enum { SHAPE_GROUP = 8, SHAPE_GROUPS = WARP_SIZE / SHAPE_GROUP };
+
+enum group_shape { GROUP_UNIFORM, GROUP_CONSECUTIVE, GROUP_SCATTERED };
+
+struct warp_shape {
+	uint32_t first[SHAPE_GROUPS];	/* each group's first offset */
+	uint8_t shape[SHAPE_GROUPS];	/* enum group_shape */
+};
+
+/* Whether @a .. @last (offsets, @last >= @a) are in the window and @a is
+ * aligned. */
+static inline bool shared_ok(uint64_t a, uint64_t last, uint64_t len,
+			     unsigned size)
+{
+	return last + size <= len && !(a & (size - 1));
+}
+
+/* One group's shape, from the differences of its addresses to the first
+ * (the offset cancels), and its bounds. */
+static inline bool group_shape(struct warp_shape *s, uint32_t g,
+			       const uint64_t *pa, uint64_t off, uint64_t len,
+			       unsigned size)
+{
+	const uint64_t *a = pa + g * SHAPE_GROUP;
+	uint64_t spread = 0, gaps = 0;
+	for (uint32_t i = 0; i < SHAPE_GROUP; i++) {
+		spread |= a[i] - a[0];
+		gaps |= (a[i] - a[0]) ^ (i * size);
+	}
+	uint32_t first = (uint32_t)(a[0] + off);
+	s->first[g] = first;
+	if (!spread) {
+		s->shape[g] = GROUP_UNIFORM;
+		return shared_ok(first, first, len, size);
+	}
+	if (!gaps) {
+		s->shape[g] = GROUP_CONSECUTIVE;
+		return shared_ok(first, first + (SHAPE_GROUP - 1) * size, len,
+				 size);
+	}
+	s->shape[g] = GROUP_SCATTERED;
+	for (uint32_t i = 0; i < SHAPE_GROUP; i++) {
+		uint32_t x = (uint32_t)(a[i] + off);
+		if (!shared_ok(x, x, len, size))
+			return false;
+	}
+	return true;
+}
+
+static inline __attribute__((always_inline)) const struct xinsn *
+ld_shared_warp(struct warp *w, const struct xinsn *ip, unsigned size,
+	       bool sign)
+{
+	struct rt_cta *c = &w->cta->rt;
+	const uint8_t *base = c->shared;
+	const uint64_t *pa = xr(w, ip->a);
+	uint64_t off = base_offset(w, ip);
+	struct warp_shape s;
+	/* every address checked first: a destination may be the address */
+	for (uint32_t g = 0; g < SHAPE_GROUPS; g++)
+		if (!group_shape(&s, g, pa, off, c->shared_size, size))
+			return ld_each(w, ip, XS_SHARED, FULL_MASK);
+	uint64_t *d = xr(w, ip->d);
+	for (uint32_t g = 0; g < SHAPE_GROUPS; g++) {
+		uint64_t *dg = d + g * SHAPE_GROUP;
+		const uint8_t *p = base + s.first[g];
+		if (s.shape[g] == GROUP_UNIFORM) {
+			uint64_t v = load(p, size, sign);
+			for (uint32_t i = 0; i < SHAPE_GROUP; i++)
+				dg[i] = v;
+		} else if (s.shape[g] == GROUP_CONSECUTIVE) {
+			for (uint32_t i = 0; i < SHAPE_GROUP; i++)
+				dg[i] = load(p + i * size, size, sign);
+		} else {	/* lanes before this group's wrote only theirs */
+			const uint64_t *a = pa + g * SHAPE_GROUP;
+			for (uint32_t i = 0; i < SHAPE_GROUP; i++)
+				dg[i] = load(base + (uint32_t)(a[i] + off),
+					     size, sign);
+		}
+	}
+	if (ip->mode16 == MOD_ACQUIRE)
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	return ip + 1;
+}
+
 /* Inlined into each handler, so that its width and space are constants. */
 static inline __attribute__((always_inline)) const struct xinsn *
 ld_warp(struct warp *w, const struct xinsn *ip, enum xspace sp,
@@ -307,6 +403,8 @@ ld_warp(struct warp *w, const struct xinsn *ip, enum xspace sp,
 	const uint64_t *pa = xr(w, ip->a);
 	uint64_t off = base_offset(w, ip), step;
 	uintptr_t base;
+	if (sp == XS_SHARED && n == 1 && m == FULL_MASK)
+		return ld_shared_warp(w, ip, size, sign);
 	if (!span_host(w, ip, sp, m, size * n, false, &base, &step)) {
 		if (!ld_each(w, ip, sp, m))
 			return NULL;
