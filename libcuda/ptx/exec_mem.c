@@ -305,56 +305,68 @@ static void ld_vec_lanes(struct warp *w, const struct xinsn *ip, uint32_t m,
  * its addresses, and then checked by its ends alone; a uniform group is
  * one read given to its lanes, a consecutive one a copy the compiler
  * does in vectors, and only a group of neither shape is checked and
- * read lane by lane. An address out of bounds sends the warp through
- * the helpers, which name the first bad lane.
+ * read lane by lane. Later loads through the same unchanged register
+ * reuse the shapes (lower_rows.c). An address out of bounds sends the
+ * warp through the helpers, which name the first bad lane.
  */
-enum { SHAPE_GROUP = 8, SHAPE_GROUPS = WARP_SIZE / SHAPE_GROUP };
+enum row_shape { ROW_UNIFORM, ROW_CONSECUTIVE, ROW_SCATTERED };
 
-enum group_shape { GROUP_UNIFORM, GROUP_CONSECUTIVE, GROUP_SCATTERED };
+/* A group's shape, from the differences of its addresses to the first
+ * (the offset cancels). */
+static inline uint8_t row_shape(const uint64_t *a, unsigned size)
+{
+	uint64_t spread = 0, gaps = 0;
+	for (uint32_t i = 0; i < ROW_GROUP; i++) {
+		spread |= a[i] - a[0];
+		gaps |= (a[i] - a[0]) ^ (i * size);
+	}
+	return !spread ? ROW_UNIFORM : !gaps ? ROW_CONSECUTIVE : ROW_SCATTERED;
+}
 
-struct warp_shape {
-	uint32_t first[SHAPE_GROUPS];	/* each group's first offset */
-	uint8_t shape[SHAPE_GROUPS];	/* enum group_shape */
-};
-
-/* Whether @a .. @last (offsets, @last >= @a) are in the window and @a is
- * aligned. */
+/* Whether offsets @a .. @last are in the window and @a is aligned. */
 static inline bool shared_ok(uint64_t a, uint64_t last, uint64_t len,
 			     unsigned size)
 {
 	return last + size <= len && !(a & (size - 1));
 }
 
-/* One group's shape, from the differences of its addresses to the first
- * (the offset cancels), and its bounds. */
-static inline bool group_shape(struct warp_shape *s, uint32_t g,
-			       const uint64_t *pa, uint64_t off, uint64_t len,
-			       unsigned size)
+/* Whether every lane of a group of @shape has a good address: for the
+ * two regular shapes, checked at the ends. */
+static inline bool row_fits(uint8_t shape, const uint64_t *a, uint64_t off,
+			    uint64_t len, unsigned size)
 {
-	const uint64_t *a = pa + g * SHAPE_GROUP;
-	uint64_t spread = 0, gaps = 0;
-	for (uint32_t i = 0; i < SHAPE_GROUP; i++) {
-		spread |= a[i] - a[0];
-		gaps |= (a[i] - a[0]) ^ (i * size);
-	}
 	uint32_t first = (uint32_t)(a[0] + off);
-	s->first[g] = first;
-	if (!spread) {
-		s->shape[g] = GROUP_UNIFORM;
+	if (shape == ROW_UNIFORM)
 		return shared_ok(first, first, len, size);
-	}
-	if (!gaps) {
-		s->shape[g] = GROUP_CONSECUTIVE;
-		return shared_ok(first, first + (SHAPE_GROUP - 1) * size, len,
+	if (shape == ROW_CONSECUTIVE)
+		return shared_ok(first, first + (ROW_GROUP - 1) * size, len,
 				 size);
-	}
-	s->shape[g] = GROUP_SCATTERED;
-	for (uint32_t i = 0; i < SHAPE_GROUP; i++) {
+	for (uint32_t i = 0; i < ROW_GROUP; i++) {
 		uint32_t x = (uint32_t)(a[i] + off);
 		if (!shared_ok(x, x, len, size))
 			return false;
 	}
 	return true;
+}
+
+/* The shapes of @ip's address register: the chain's, when its head
+ * noted them in this pass (lower_rows.c); else sorted now, and noted
+ * by a head. */
+static inline void row_shapes(struct warp *w, const struct xinsn *ip,
+			      const uint64_t *pa, unsigned size,
+			      uint8_t shape[ROW_GROUPS])
+{
+	struct row_memo *memo = &w->rows[ip->row_slot];
+	if (ip->row_tag && !ip->row_head && memo->tag == ip->row_tag) {
+		memcpy(shape, memo->shape, ROW_GROUPS);
+		return;
+	}
+	for (uint32_t g = 0; g < ROW_GROUPS; g++)
+		shape[g] = row_shape(pa + g * ROW_GROUP, size);
+	if (ip->row_head) {
+		memo->tag = ip->row_tag;
+		memcpy(memo->shape, shape, ROW_GROUPS);
+	}
 }
 
 static inline __attribute__((always_inline)) const struct xinsn *
@@ -365,25 +377,28 @@ ld_shared_warp(struct warp *w, const struct xinsn *ip, unsigned size,
 	const uint8_t *base = c->shared;
 	const uint64_t *pa = xr(w, ip->a);
 	uint64_t off = base_offset(w, ip);
-	struct warp_shape s;
+	uint8_t shape[ROW_GROUPS];
+	row_shapes(w, ip, pa, size, shape);
 	/* every address checked first: a destination may be the address */
-	for (uint32_t g = 0; g < SHAPE_GROUPS; g++)
-		if (!group_shape(&s, g, pa, off, c->shared_size, size))
+	for (uint32_t g = 0; g < ROW_GROUPS; g++)
+		if (!row_fits(shape[g], pa + g * ROW_GROUP, off,
+			      c->shared_size, size))
 			return ld_each(w, ip, XS_SHARED, FULL_MASK);
 	uint64_t *d = xr(w, ip->d);
-	for (uint32_t g = 0; g < SHAPE_GROUPS; g++) {
-		uint64_t *dg = d + g * SHAPE_GROUP;
-		const uint8_t *p = base + s.first[g];
-		if (s.shape[g] == GROUP_UNIFORM) {
+	for (uint32_t g = 0; g < ROW_GROUPS; g++) {
+		uint64_t *dg = d + g * ROW_GROUP;
+		/* lanes before this group's wrote only theirs */
+		const uint64_t *a = pa + g * ROW_GROUP;
+		const uint8_t *p = base + (uint32_t)(a[0] + off);
+		if (shape[g] == ROW_UNIFORM) {
 			uint64_t v = load(p, size, sign);
-			for (uint32_t i = 0; i < SHAPE_GROUP; i++)
+			for (uint32_t i = 0; i < ROW_GROUP; i++)
 				dg[i] = v;
-		} else if (s.shape[g] == GROUP_CONSECUTIVE) {
-			for (uint32_t i = 0; i < SHAPE_GROUP; i++)
+		} else if (shape[g] == ROW_CONSECUTIVE) {
+			for (uint32_t i = 0; i < ROW_GROUP; i++)
 				dg[i] = load(p + i * size, size, sign);
-		} else {	/* lanes before this group's wrote only theirs */
-			const uint64_t *a = pa + g * SHAPE_GROUP;
-			for (uint32_t i = 0; i < SHAPE_GROUP; i++)
+		} else {
+			for (uint32_t i = 0; i < ROW_GROUP; i++)
 				dg[i] = load(base + (uint32_t)(a[i] + off),
 					     size, sign);
 		}
@@ -405,6 +420,8 @@ ld_warp(struct warp *w, const struct xinsn *ip, enum xspace sp,
 	uintptr_t base;
 	if (sp == XS_SHARED && n == 1 && m == FULL_MASK)
 		return ld_shared_warp(w, ip, size, sign);
+	if (sp == XS_SHARED && n == 1 && ip->row_head)
+		w->rows[ip->row_slot].tag = 0;	/* not every lane: none */
 	if (!span_host(w, ip, sp, m, size * n, false, &base, &step)) {
 		if (!ld_each(w, ip, sp, m))
 			return NULL;
@@ -714,6 +731,9 @@ static bool lower_ldst(struct lower_ctx *c, const struct ir_insn *in,
 		x->b = v;
 	else
 		x->d = v;
+	if (sp == XS_SHARED && !is_store && n == 1 && !uniform && !frame_rel &&
+	    addr->kind == OPND_ADDR && addr->addr_base == ADDR_REG)
+		lower_rows_load(c, in, x, addr->reg, size);
 	return true;
 }
 
