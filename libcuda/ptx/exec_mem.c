@@ -455,13 +455,14 @@ st_warp(struct warp *w, const struct xinsn *ip, enum xspace sp,
 	const uint64_t *s[8];
 	for (unsigned i = 0; i < n; i++)
 		s[i] = xr(w, src[i]);
-	/* lane order: of two lanes storing to one address, the last wins */
-	FOR_LANES(m, l) {
+	/* lane order: of two lanes storing to one address, the last wins
+	 * (LANE_LOOP goes up the lanes too, without a search per lane) */
+	LANE_LOOP(m, {
 		uint8_t *p = (uint8_t *)(base + l * step +
 					 lane_addr(pa, off, l, narrow));
 		for (unsigned i = 0; i < n; i++)
 			store(p + i * size, size, s[i][l]);
-	}
+	});
 	return ip + 1;
 }
 
@@ -523,6 +524,22 @@ static const struct mem_handlers *const space_handlers[] = {
 	&global_handlers, &shared_handlers, &local_handlers, &kparam_handlers
 };
 
+/* A good read of @bytes at @addr in the parameter or shared window, or
+ * NULL, for the helpers to check again and report. */
+static inline const uint8_t *window_read(struct warp *w, enum xspace sp,
+					 uint64_t addr, unsigned bytes)
+{
+	struct rt_cta *c = &w->cta->rt;
+	uint32_t a = (uint32_t)addr;
+	if (addr & (bytes - 1))
+		return NULL;
+	if (sp == XS_KPARAM && (uint64_t)a + bytes <= c->kernel->info.param_size)
+		return (const uint8_t *)c->launch->params + a;
+	if (sp == XS_SHARED && (uint64_t)a + bytes <= c->shared_size)
+		return c->shared + a;
+	return NULL;
+}
+
 /*
  * A load from one address for the whole warp (a kernel parameter, a
  * constant or shared variable by name): read once, given to every lane.
@@ -535,8 +552,11 @@ static const struct xinsn *ld_uniform(struct warp *w, const struct xinsn *ip)
 		unsigned size = ip->size, n = ip->vec;
 		const xref *dst = n > 1 ? (const xref *)ip->aux : &ip->d;
 		uint64_t addr = xr(w, ip->a)[first] + (uint64_t)ip->imm;
-		const uint8_t *p = mem_host(w, ip, (enum xspace)ip->space,
-					    first, addr, size * n, false);
+		const uint8_t *p = window_read(w, (enum xspace)ip->space, addr,
+					       size * n);
+		if (!p)
+			p = mem_host(w, ip, (enum xspace)ip->space, first,
+				     addr, size * n, false);
 		if (!p)
 			return NULL;
 		for (unsigned i = 0; i < n; i++) {
