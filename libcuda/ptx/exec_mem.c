@@ -297,6 +297,117 @@ static void ld_vec_lanes(struct warp *w, const struct xinsn *ip, uint32_t m,
 	}
 }
 
+/*
+ * A whole warp's scalar shared load. Tiled kernels read shared memory
+ * in rows of 8, 16 or 32 lanes: each row of lanes either reads one
+ * address (ta[ty][k]) or consecutive elements (tb[k][tx]). Each group
+ * of 8 lanes is sorted into one of those shapes by the differences of
+ * its addresses, and then checked by its ends alone; a uniform group is
+ * one read given to its lanes, a consecutive one a copy the compiler
+ * does in vectors, and only a group of neither shape is checked and
+ * read lane by lane. Later loads through the same unchanged register
+ * reuse the shapes (lower_rows.c). An address out of bounds sends the
+ * warp through the helpers, which name the first bad lane.
+ */
+enum row_shape { ROW_UNIFORM, ROW_CONSECUTIVE, ROW_SCATTERED };
+
+/* A group's shape, from the differences of its addresses to the first
+ * (the offset cancels). */
+static inline uint8_t row_shape(const uint64_t *a, unsigned size)
+{
+	uint64_t spread = 0, gaps = 0;
+	for (uint32_t i = 0; i < ROW_GROUP; i++) {
+		spread |= a[i] - a[0];
+		gaps |= (a[i] - a[0]) ^ (i * size);
+	}
+	return !spread ? ROW_UNIFORM : !gaps ? ROW_CONSECUTIVE : ROW_SCATTERED;
+}
+
+/* Whether offsets @a .. @last are in the window and @a is aligned. */
+static inline bool shared_ok(uint64_t a, uint64_t last, uint64_t len,
+			     unsigned size)
+{
+	return last + size <= len && !(a & (size - 1));
+}
+
+/* Whether every lane of a group of @shape has a good address: for the
+ * two regular shapes, checked at the ends. */
+static inline bool row_fits(uint8_t shape, const uint64_t *a, uint64_t off,
+			    uint64_t len, unsigned size)
+{
+	uint32_t first = (uint32_t)(a[0] + off);
+	if (shape == ROW_UNIFORM)
+		return shared_ok(first, first, len, size);
+	if (shape == ROW_CONSECUTIVE)
+		return shared_ok(first, first + (ROW_GROUP - 1) * size, len,
+				 size);
+	for (uint32_t i = 0; i < ROW_GROUP; i++) {
+		uint32_t x = (uint32_t)(a[i] + off);
+		if (!shared_ok(x, x, len, size))
+			return false;
+	}
+	return true;
+}
+
+/* The shapes of @ip's address register: the chain's, when its head
+ * noted them in this pass (lower_rows.c); else sorted now, and noted
+ * by a head. */
+static inline void row_shapes(struct warp *w, const struct xinsn *ip,
+			      const uint64_t *pa, unsigned size,
+			      uint8_t shape[ROW_GROUPS])
+{
+	struct row_memo *memo = &w->rows[ip->row_slot];
+	if (ip->row_tag && !ip->row_head && memo->tag == ip->row_tag) {
+		memcpy(shape, memo->shape, ROW_GROUPS);
+		return;
+	}
+	for (uint32_t g = 0; g < ROW_GROUPS; g++)
+		shape[g] = row_shape(pa + g * ROW_GROUP, size);
+	if (ip->row_head) {
+		memo->tag = ip->row_tag;
+		memcpy(memo->shape, shape, ROW_GROUPS);
+	}
+}
+
+static inline __attribute__((always_inline)) const struct xinsn *
+ld_shared_warp(struct warp *w, const struct xinsn *ip, unsigned size,
+	       bool sign)
+{
+	struct rt_cta *c = &w->cta->rt;
+	const uint8_t *base = c->shared;
+	const uint64_t *pa = xr(w, ip->a);
+	uint64_t off = base_offset(w, ip);
+	uint8_t shape[ROW_GROUPS];
+	row_shapes(w, ip, pa, size, shape);
+	/* every address checked first: a destination may be the address */
+	for (uint32_t g = 0; g < ROW_GROUPS; g++)
+		if (!row_fits(shape[g], pa + g * ROW_GROUP, off,
+			      c->shared_size, size))
+			return ld_each(w, ip, XS_SHARED, FULL_MASK);
+	uint64_t *d = xr(w, ip->d);
+	for (uint32_t g = 0; g < ROW_GROUPS; g++) {
+		uint64_t *dg = d + g * ROW_GROUP;
+		/* lanes before this group's wrote only theirs */
+		const uint64_t *a = pa + g * ROW_GROUP;
+		const uint8_t *p = base + (uint32_t)(a[0] + off);
+		if (shape[g] == ROW_UNIFORM) {
+			uint64_t v = load(p, size, sign);
+			for (uint32_t i = 0; i < ROW_GROUP; i++)
+				dg[i] = v;
+		} else if (shape[g] == ROW_CONSECUTIVE) {
+			for (uint32_t i = 0; i < ROW_GROUP; i++)
+				dg[i] = load(p + i * size, size, sign);
+		} else {
+			for (uint32_t i = 0; i < ROW_GROUP; i++)
+				dg[i] = load(base + (uint32_t)(a[i] + off),
+					     size, sign);
+		}
+	}
+	if (ip->mode16 == MOD_ACQUIRE)
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	return ip + 1;
+}
+
 /* Inlined into each handler, so that its width and space are constants. */
 static inline __attribute__((always_inline)) const struct xinsn *
 ld_warp(struct warp *w, const struct xinsn *ip, enum xspace sp,
@@ -307,6 +418,10 @@ ld_warp(struct warp *w, const struct xinsn *ip, enum xspace sp,
 	const uint64_t *pa = xr(w, ip->a);
 	uint64_t off = base_offset(w, ip), step;
 	uintptr_t base;
+	if (sp == XS_SHARED && n == 1 && m == FULL_MASK)
+		return ld_shared_warp(w, ip, size, sign);
+	if (sp == XS_SHARED && n == 1 && ip->row_head)
+		w->rows[ip->row_slot].tag = 0;	/* not every lane: none */
 	if (!span_host(w, ip, sp, m, size * n, false, &base, &step)) {
 		if (!ld_each(w, ip, sp, m))
 			return NULL;
@@ -340,13 +455,14 @@ st_warp(struct warp *w, const struct xinsn *ip, enum xspace sp,
 	const uint64_t *s[8];
 	for (unsigned i = 0; i < n; i++)
 		s[i] = xr(w, src[i]);
-	/* lane order: of two lanes storing to one address, the last wins */
-	FOR_LANES(m, l) {
+	/* lane order: of two lanes storing to one address, the last wins
+	 * (LANE_LOOP goes up the lanes too, without a search per lane) */
+	LANE_LOOP(m, {
 		uint8_t *p = (uint8_t *)(base + l * step +
 					 lane_addr(pa, off, l, narrow));
 		for (unsigned i = 0; i < n; i++)
 			store(p + i * size, size, s[i][l]);
-	}
+	});
 	return ip + 1;
 }
 
@@ -408,6 +524,22 @@ static const struct mem_handlers *const space_handlers[] = {
 	&global_handlers, &shared_handlers, &local_handlers, &kparam_handlers
 };
 
+/* A good read of @bytes at @addr in the parameter or shared window, or
+ * NULL, for the helpers to check again and report. */
+static inline const uint8_t *window_read(struct warp *w, enum xspace sp,
+					 uint64_t addr, unsigned bytes)
+{
+	struct rt_cta *c = &w->cta->rt;
+	uint32_t a = (uint32_t)addr;
+	if (addr & (bytes - 1))
+		return NULL;
+	if (sp == XS_KPARAM && (uint64_t)a + bytes <= c->kernel->info.param_size)
+		return (const uint8_t *)c->launch->params + a;
+	if (sp == XS_SHARED && (uint64_t)a + bytes <= c->shared_size)
+		return c->shared + a;
+	return NULL;
+}
+
 /*
  * A load from one address for the whole warp (a kernel parameter, a
  * constant or shared variable by name): read once, given to every lane.
@@ -420,8 +552,11 @@ static const struct xinsn *ld_uniform(struct warp *w, const struct xinsn *ip)
 		unsigned size = ip->size, n = ip->vec;
 		const xref *dst = n > 1 ? (const xref *)ip->aux : &ip->d;
 		uint64_t addr = xr(w, ip->a)[first] + (uint64_t)ip->imm;
-		const uint8_t *p = mem_host(w, ip, (enum xspace)ip->space,
-					    first, addr, size * n, false);
+		const uint8_t *p = window_read(w, (enum xspace)ip->space, addr,
+					       size * n);
+		if (!p)
+			p = mem_host(w, ip, (enum xspace)ip->space, first,
+				     addr, size * n, false);
 		if (!p)
 			return NULL;
 		for (unsigned i = 0; i < n; i++) {
@@ -616,6 +751,9 @@ static bool lower_ldst(struct lower_ctx *c, const struct ir_insn *in,
 		x->b = v;
 	else
 		x->d = v;
+	if (sp == XS_SHARED && !is_store && n == 1 && !uniform && !frame_rel &&
+	    addr->kind == OPND_ADDR && addr->addr_base == ADDR_REG)
+		lower_rows_load(c, in, x, addr->reg, size);
 	return true;
 }
 

@@ -8,9 +8,11 @@ static const struct xinsn *x_mov(struct warp *w, const struct xinsn *ip)
 	uint32_t m = xmask(w, ip);
 	uint64_t *d = xr(w, ip->d);
 	const uint64_t *a = xr(w, ip->a);
-	if (m == FULL_MASK)
-		memmove(d, a, LANE_BYTES);
-	else
+	/* registers are whole slots: the same one, or apart (and memcpy
+	 * of a known size is inlined, memmove is not) */
+	if (m == FULL_MASK && d != a)
+		memcpy(d, a, LANE_BYTES);
+	else if (m != FULL_MASK)
 		FOR_LANES(m, l)
 			d[l] = a[l];
 	return ip + 1;

@@ -59,6 +59,15 @@ struct xfunc;
 typedef const struct xinsn *(*xhandler)(struct warp *w,
 					const struct xinsn *ip);
 
+/* Shared loads sort a warp's lanes by rows of ROW_GROUP (exec_mem.c);
+ * a warp keeps the shapes of ROW_SLOTS address registers. */
+enum { ROW_GROUP = 8, ROW_GROUPS = WARP_SIZE / ROW_GROUP, ROW_SLOTS = 4 };
+
+struct row_memo {
+	uint32_t tag;			/* the chain's row_tag; 0: none */
+	uint8_t shape[ROW_GROUPS];	/* enum row_shape */
+};
+
 /* Memory space classes of memory instructions. */
 enum xspace {
 	XS_GLOBAL,	/* global, const, generic: host pointers */
@@ -100,6 +109,13 @@ struct xinsn {
 	uint8_t space;		/* enum xspace of atomics */
 	uint32_t flags;		/* FL_* bits of the IR instruction */
 	bool frame_rel;		/* address adds the local frame base */
+	/* scalar shared loads (exec_mem.c, lower_rows.c): the row shapes
+	 * of the address register, in the warp's rows[row_slot] under
+	 * row_tag; the first load of a chain sorts and notes them, later
+	 * ones reuse them (0: no chain) */
+	uint8_t row_slot;
+	bool row_head;
+	uint32_t row_tag;
 	int64_t imm;		/* address offset / constant */
 	const struct xinsn *target;	/* branch target */
 	const struct xinsn *reconv;	/* reconvergence point, NULL: exit */
@@ -226,6 +242,7 @@ struct warp {
 	uint32_t bar_id;
 	xref bar_dst;		/* bar.red result register */
 	uint8_t bar_redop;
+	struct row_memo rows[ROW_SLOTS];	/* shared load shapes */
 };
 
 

@@ -631,9 +631,13 @@ static bool emit_body(struct lower_ctx *c, uint32_t *start)
 		c->in = NULL;
 		if (blk->is_reconv && !emit(c, x_reconv))
 			return lower_nomem(c);
-		for (uint32_t i = 0; i < blk->count; i++)
-			if (!lower_insn(c, &f->insns[blk->first + i]))
+		lower_rows_reset(c);
+		for (uint32_t i = 0; i < blk->count; i++) {
+			const struct ir_insn *in = &f->insns[blk->first + i];
+			if (!lower_insn(c, in))
 				return false;
+			lower_rows_after(c, in);
+		}
 	}
 	if (block_falls_off(f)) {
 		c->in = NULL;

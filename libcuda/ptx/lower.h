@@ -22,6 +22,12 @@ struct lower_ctx {
 	struct msgbuf *log;
 	int status;
 	uint32_t scratch;		/* frame offset of a sink register */
+	/* shared loads through one unchanged register (lower_rows.c) */
+	struct row_chain {
+		uint32_t reg, tag, last_use;
+		uint8_t size;
+	} rows[ROW_SLOTS];
+	uint32_t rows_clock;
 };
 
 /* One handler family: returns false after lower_fail/unsupported. */
@@ -84,6 +90,13 @@ bool lower_frame_registers(struct lower_ctx *c);
 bool lower_register_stack(struct lower_ctx *c);
 /* What a warp's start zeroes of the entry's frame (interp_kernel.zero). */
 bool lower_start_zeroing(struct lower_ctx *c);
+/* Chains of scalar shared loads through one address register, within a
+ * block (lower_rows.c): forget every chain; forget those @in ends; make
+ * @x, a load through @reg of @size bytes, a chain's first or a later. */
+void lower_rows_reset(struct lower_ctx *c);
+void lower_rows_after(struct lower_ctx *c, const struct ir_insn *in);
+void lower_rows_load(struct lower_ctx *c, const struct ir_insn *in,
+		     struct xinsn *x, uint32_t reg, unsigned size);
 /* Whether @in reads and writes only its own lane's registers (lower.c). */
 bool insn_lane_local(const struct ir_insn *in);
 

@@ -6,6 +6,7 @@
  * and the thread's stack are not here: they are the kernel's layout
  * (layout.c), shared by every back end.
  */
+#include "ir_live.h"
 #include "lower.h"
 
 #include <stdlib.h>
@@ -48,9 +49,9 @@ bool lower_frame_registers(struct lower_ctx *c)
  *
  * Registers start at zero. A register every path writes before reading
  * it never shows that zero, so a warp's start need not write it: only
- * the registers live at the entry are zeroed (a backward dataflow over
- * the blocks, one bit per register, as each lane's own path reads and
- * writes them), with every register an instruction touching other lanes
+ * the registers live at the entry are zeroed (ir_live.c, as each lane's
+ * own path reads and writes them: instructions touching other lanes end
+ * no register's liveness), with every register an instruction touching other lanes
  * (shuffles, votes, barriers, calls, ...) or written in part (vector and
  * 128-bit registers) and every byte that is no IR register (the
  * interpreter's temporaries).
@@ -58,110 +59,15 @@ bool lower_frame_registers(struct lower_ctx *c)
 
 enum { ZEROING_MAX_WORDS = 1u << 21 };
 
-static void set_bit(uint64_t *s, uint32_t r)
+/* Every register an instruction touching other lanes names, read or
+ * written: another lane's path may not have written it. */
+static void cross_lane_regs(const struct ir_func *f, uint64_t *set)
 {
-	s[r / 64] |= 1ull << (r % 64);
-}
-
-static void clear_bit(uint64_t *s, uint32_t r)
-{
-	s[r / 64] &= ~(1ull << (r % 64));
-}
-
-static bool has_bit(const uint64_t *s, uint32_t r)
-{
-	return s[r / 64] >> (r % 64) & 1;
-}
-
-static void use_regs(const struct ir_func *f, const struct ir_operand *o,
-		     uint64_t *s)
-{
-	switch (o->kind) {
-	case OPND_REG:
-		set_bit(s, o->reg);
-		if (o->pair)
-			set_bit(s, o->reg2);
-		break;
-	case OPND_ADDR:
-		if (o->addr_base == ADDR_REG)
-			set_bit(s, o->reg);
-		break;
-	case OPND_VEC:
-	case OPND_LIST:
-		for (uint32_t i = 0; i < o->reg2; i++)
-			use_regs(f, &ir_vec_elems(f, o)[i], s);
-		break;
-	default:
-		break;
-	}
-}
-
-/* Whole registers a lane-local instruction writes. */
-static void kill_regs(const struct ir_func *f, const struct ir_operand *o,
-		      uint64_t *s)
-{
-	if (o->kind == OPND_REG && !o->comp) {
-		clear_bit(s, o->reg);
-		if (o->pair)
-			clear_bit(s, o->reg2);
-	} else if (o->kind == OPND_VEC) {
-		for (uint32_t i = 0; i < o->reg2; i++)
-			kill_regs(f, &ir_vec_elems(f, o)[i], s);
-	}
-}
-
-static bool writes_first(const struct ir_insn *in)
-{
-	switch (in->op) {
-	case OP_ST: case OP_BRA: case OP_RET: case OP_EXIT:
-		return false;
-	default:
-		return in->nopnds > 0;
-	}
-}
-
-/* live = (live - defs) + uses, walking @in backwards; registers of
- * instructions that touch other lanes go to @always. */
-static void step_back(const struct ir_func *f, const struct ir_insn *in,
-		      uint64_t *live, uint64_t *always)
-{
-	bool local = insn_lane_local(in);
-	bool def = local && writes_first(in);
-	if (def && !in->guarded)
-		kill_regs(f, &in->opnd[0], live);
-	for (uint32_t k = def ? 1 : 0; k < in->nopnds; k++)
-		use_regs(f, &in->opnd[k], live);
-	for (uint32_t k = 0; !local && k < in->nopnds; k++)
-		use_regs(f, &in->opnd[k], always);
-	if (in->guarded)
-		set_bit(live, in->guard_reg);
-}
-
-/* Live-in of each block, to a fixed point; @in[0] is the entry's. */
-static void live_in(const struct ir_func *f, uint64_t *in, uint64_t *out,
-		    uint64_t *always, uint32_t words)
-{
-	bool changed = true;
-	while (changed) {
-		changed = false;
-		for (uint32_t b = f->nblocks; b-- > 0;) {
-			const struct ir_block *blk = &f->blocks[b];
-			uint64_t *o = out + (size_t)b * words;
-			uint64_t *i = in + (size_t)b * words;
-			for (uint32_t s = 0; s < blk->nsucc; s++) {
-				uint32_t t = blk->succ[s];
-				for (uint32_t w = 0; t < f->nblocks && w < words;
-				     w++)
-					o[w] |= in[(size_t)t * words + w];
-			}
-			uint64_t *tmp = always + words;	/* scratch */
-			memcpy(tmp, o, words * 8);
-			for (uint32_t k = blk->count; k-- > 0;)
-				step_back(f, &f->insns[blk->first + k], tmp,
-					  always);
-			changed |= memcmp(tmp, i, words * 8) != 0;
-			memcpy(i, tmp, words * 8);
-		}
+	for (uint32_t i = 0; i < f->ninsns; i++) {
+		const struct ir_insn *in = &f->insns[i];
+		for (uint32_t k = 0; !insn_lane_local(in) && k < in->nopnds;
+		     k++)
+			ir_live_operand_regs(f, &in->opnd[k], set);
 	}
 }
 
@@ -190,7 +96,7 @@ static bool zero_ranges(struct lower_ctx *c, const struct xfunc *xf,
 	if (!skip)
 		return lower_nomem(c);
 	for (uint32_t r = 0; r < f->nregs; r++)
-		if (!has_bit(need, r) && whole_reg(&f->regs[r]))
+		if (!ir_live_has(need, r) && whole_reg(&f->regs[r]))
 			memset(skip + xf->reg_off[r] / 8, 1,
 			       reg_bytes(&f->regs[r]) / 8);
 	for (uint32_t u = 0; u < units; u++) {
@@ -224,23 +130,23 @@ bool lower_start_zeroing(struct lower_ctx *c)
 	const struct ir_func *f = xf->ir;
 	uint32_t words = (f->nregs + 63) / 64 + 1;
 	/* a huge kernel (over 16 MiB of sets) zeroes every register */
-	size_t n = (size_t)(f->nblocks + 1) * words;
-	bool analyse = f->nblocks && n <= ZEROING_MAX_WORDS;
-	uint64_t *in = calloc(analyse ? n : 1, 8);
-	uint64_t *out = calloc(analyse ? n : 1, 8);
-	uint64_t *always = calloc(2 * (size_t)words, 8);
-	bool ok = in && out && always;
+	bool analyse = f->nblocks &&
+		       (size_t)(f->nblocks + 1) * words <= ZEROING_MAX_WORDS;
+	struct ir_live *live = analyse ? ir_live_solve(f, insn_lane_local)
+				       : NULL;
+	uint64_t *need = calloc(words, 8);
+	bool ok = need && (live || !analyse);
 	if (ok && analyse) {
-		live_in(f, in, out, always, words);
+		const uint64_t *entry = ir_live_in(live, 0);
+		cross_lane_regs(f, need);
 		for (uint32_t w = 0; w < words; w++)
-			always[w] |= in[w];
+			need[w] |= entry[w];
 	} else if (ok) {	/* zero every register */
-		memset(always, 0xff, words * 8);
+		memset(need, 0xff, words * 8);
 	}
-	ok = ok && zero_ranges(c, xf, always);
-	free(in);
-	free(out);
-	free(always);
+	ok = ok && zero_ranges(c, xf, need);
+	ir_live_free(live);
+	free(need);
 	return ok ? true : (c->status ? false : lower_nomem(c));
 }
 

@@ -948,6 +948,122 @@ static bool test_fault_first_lane(void)
 }
 
 /*
+ * Shared loads whose rows of lanes read one address, consecutive
+ * elements, or neither (exec_mem.c sorts groups of 8 lanes by shape, and
+ * later loads through an unchanged address register reuse the shape):
+ * every shape and a mix of them, 4-, 2- and signed 1-byte loads, a
+ * register rewritten between loads, and a loop whose first load is
+ * guarded to some lanes on its second pass while the next load is not.
+ * With @bad, a load through a reused shape faults at its first bad lane
+ * (of the warp that runs first).
+ */
+static const char shape_text[] =
+	HEAD ".visible .entry shp(.param .u64 p, .param .u32 bad)\n{\n"
+	"\t.shared .align 4 .b8 sh[512];\n\t.reg .pred %q<4>;\n"
+	"\t.reg .b32 %r<40>;\n\t.reg .b64 %rd<4>;\n"
+	"\tld.param.u64 %rd1, [p];\n\tld.param.u32 %r30, [bad];\n"
+	"\tmov.u32 %r1, %tid.x;\n\tmov.u32 %r2, sh;\n"
+	"\tmul.wide.u32 %rd2, %r1, 4;\n\tadd.s64 %rd3, %rd1, %rd2;\n"
+	/* sh[e] = 3e + 1, e < 128 */
+	"\tmad.lo.u32 %r3, %r1, 3, 1;\n\tshl.b32 %r4, %r1, 2;\n"
+	"\tadd.s32 %r5, %r2, %r4;\n\tst.shared.u32 [%r5], %r3;\n"
+	"\tadd.s32 %r3, %r3, 192;\n\tst.shared.u32 [%r5+256], %r3;\n"
+	"\tbar.sync 0;\n"
+	/* %r6: e = t / 8; %r7: e = t % 16; %r8: e = 7t % 64; %r9: lanes
+	 * 16-31 of each warp as %r8, the others as %r6 */
+	"\tshr.u32 %r6, %r1, 3;\n\tshl.b32 %r6, %r6, 2;\n"
+	"\tadd.s32 %r6, %r2, %r6;\n"
+	"\tand.b32 %r7, %r1, 15;\n\tshl.b32 %r7, %r7, 2;\n"
+	"\tadd.s32 %r7, %r2, %r7;\n"
+	"\tmul.lo.u32 %r8, %r1, 7;\n\tand.b32 %r8, %r8, 63;\n"
+	"\tshl.b32 %r8, %r8, 2;\n\tadd.s32 %r8, %r2, %r8;\n"
+	"\tand.b32 %r9, %r1, 16;\n\tsetp.ne.u32 %q1, %r9, 0;\n"
+	"\tselp.b32 %r9, %r8, %r6, %q1;\n"
+	"\tsetp.ne.u32 %q3, %r30, 0;\n\t@%q3 bra BAD;\n"
+	"\tld.shared.u32 %r10, [%r6];\n\tld.shared.u32 %r11, [%r7];\n"
+	"\tld.shared.u32 %r12, [%r8];\n\tld.shared.u32 %r13, [%r9];\n"
+	"\tld.shared.u32 %r14, [%r6+8];\n\tld.shared.u32 %r15, [%r7+4];\n"
+	"\tld.shared.u32 %r16, [%r8+12];\n\tld.shared.u32 %r17, [%r9+16];\n"
+	"\tld.shared.u16 %r18, [%r7+4];\n\tld.shared.s8 %r20, [%r8];\n"
+	"\tmov.u32 %r6, %r8;\n\tld.shared.u32 %r19, [%r6+4];\n"
+	"\tst.global.u32 [%rd3], %r10;\n\tst.global.u32 [%rd3+256], %r11;\n"
+	"\tst.global.u32 [%rd3+512], %r12;\n"
+	"\tst.global.u32 [%rd3+768], %r13;\n"
+	"\tst.global.u32 [%rd3+1024], %r14;\n"
+	"\tst.global.u32 [%rd3+1280], %r15;\n"
+	"\tst.global.u32 [%rd3+1536], %r16;\n"
+	"\tst.global.u32 [%rd3+1792], %r17;\n"
+	"\tst.global.u32 [%rd3+2048], %r18;\n"
+	"\tst.global.u32 [%rd3+2304], %r20;\n"
+	"\tst.global.u32 [%rd3+2560], %r19;\n"
+	/* two passes: through %r7, then through %r8 with the first load
+	 * done by even lanes only */
+	"\tmov.u32 %r21, 0;\n\tmov.u32 %r22, %r7;\n\tmov.u32 %r23, 0;\n"
+	"\tmov.u32 %r25, 0;\n\tand.b32 %r24, %r1, 1;\n"
+	"LOOP:\tsetp.eq.u32 %q2, %r21, 0;\n"
+	"\tsetp.eq.or.u32 %q2, %r24, 0, %q2;\n"
+	"\t@%q2 ld.shared.u32 %r25, [%r22];\n"
+	"\tld.shared.u32 %r26, [%r22+4];\n"
+	"\tmad.lo.u32 %r23, %r23, 1000, %r26;\n"
+	"\tadd.s32 %r23, %r23, %r25;\n\tmov.u32 %r22, %r8;\n"
+	"\tadd.s32 %r21, %r21, 1;\n\tsetp.lt.u32 %q2, %r21, 2;\n"
+	"\t@%q2 bra LOOP;\n"
+	"\tst.global.u32 [%rd3+2816], %r23;\n\tret;\n"
+	/* lanes from 20 on of either warp read past the 512 bytes */
+	"BAD:\tand.b32 %r31, %r1, 31;\n\tshl.b32 %r31, %r31, 2;\n"
+	"\tadd.s32 %r31, %r2, %r31;\n\tld.shared.u32 %r10, [%r31];\n"
+	"\tld.shared.u32 %r11, [%r31+432];\n"
+	"\tst.global.u32 [%rd3], %r11;\n\tret;\n}\n";
+
+static uint32_t shape_val(uint32_t e)
+{
+	return 3 * e + 1;
+}
+
+static void shape_ref(uint32_t t, uint32_t *out)
+{
+	uint32_t e6 = t >> 3, e7 = t & 15, e8 = 7 * t & 63;
+	uint32_t e9 = t & 16 ? e8 : e6;
+	uint32_t r[12] = {
+		shape_val(e6), shape_val(e7), shape_val(e8), shape_val(e9),
+		shape_val(e6 + 2), shape_val(e7 + 1), shape_val(e8 + 3),
+		shape_val(e9 + 4), shape_val(e7 + 1) & 0xffff,
+		(uint32_t)(int32_t)(int8_t)(shape_val(e8) & 0xff),
+		shape_val(e8 + 1), 0 };
+	uint32_t acc = shape_val(e7 + 1) + shape_val(e7);
+	uint32_t r25 = t & 1 ? shape_val(e7) : shape_val(e8);
+	r[11] = acc * 1000 + shape_val(e8 + 1) + r25;
+	for (uint32_t k = 0; k < 12; k++)
+		out[k * 64 + t] = r[k];
+}
+
+static bool test_shared_shapes(void)
+{
+	const char *texts[] = { shape_text }, *names[] = { "shapes.ptx" };
+	char log[256];
+	struct ptx_program *p = NULL;
+	bool ok = build_texts(texts, names, 1, &p, log, sizeof(log)) == PTX_OK;
+	uint32_t *out = test_alloc(12 * 64 * 4);
+	uint32_t ref[12 * 64], bad = 0;
+	struct launch_cfg cfg = cfg_1d(1, 64);
+	const void *args[] = { &out, &bad };
+	struct ptx_fault f;
+	for (uint32_t t = 0; t < 64; t++)
+		shape_ref(t, ref);
+	ok = ok && run_ok(p, "shp", &cfg, args) &&
+	     expect_bytes("shared shapes", out, ref, sizeof(ref), 4);
+	bad = 1;
+	ok = ok && !run(p, "shp", &cfg, args, &f) &&
+	     f.kind == PTX_FAULT_UNMAPPED && f.addr == 512 &&
+	     f.thread[0] % 32 == 20;
+	if (!ok)
+		tap_diag("fault kind %d thread %u addr 0x%llx: %s", f.kind,
+			 f.thread[0], (unsigned long long)f.addr, f.message);
+	ptx_program_destroy(p);
+	return ok;
+}
+
+/*
  * Registers start at zero in every CTA, also those only some paths
  * write (the interpreter zeroes just the registers live at the entry,
  * lower_frame.c): CTA 0 writes %r3, %r4 (lane 1 only) and %q2, CTA 1
@@ -1318,7 +1434,7 @@ static bool test_nan_bits(void)
 
 int main(void)
 {
-	tap_plan(40);
+	tap_plan(41);
 	tap_ok(test_vector_add("vector_add.sm75.ptx"), "vector_add (sm75)");
 	tap_ok(test_vector_add("vector_add.sm90.ptx"), "vector_add (sm90)");
 	tap_ok(test_int32(), "32-bit integer instructions");
@@ -1347,6 +1463,8 @@ int main(void)
 	tap_ok(test_faults(), "memory faults and trap");
 	tap_ok(test_fault_edges(), "shared and global check edges");
 	tap_ok(test_fault_first_lane(), "a warp access faults at its first bad lane");
+	tap_ok(test_shared_shapes(), "shared loads by rows of one address, "
+				     "consecutive or scattered");
 	tap_ok(test_registers_start_zero(), "registers start at zero in every CTA");
 	tap_ok(test_shared_rmw(), "shared atomics: min, max, and, or, xor, "
 				  "add.u64");

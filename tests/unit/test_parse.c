@@ -6,6 +6,7 @@
  */
 #include "harness.h"
 #include "ir.h"
+#include "ir_live.h"
 #include "tap.h"
 
 #include <stdio.h>
@@ -250,6 +251,102 @@ static bool test_cfg(void)
 	return ok;
 }
 
+/* ---- liveness ---- */
+
+/* @set as register names, in declaration order: "%r1 %r2". */
+static void set_names(const struct ir_func *f, const uint64_t *set,
+		      char *buf, size_t size)
+{
+	size_t len = 0;
+	buf[0] = 0;
+	for (uint32_t r = 0; r < f->nregs && len < size; r++) {
+		if (!ir_live_has(set, r))
+			continue;
+		int n = f->regs[r].suffix < 0 ?
+			snprintf(buf + len, size - len, "%s%s",
+				 len ? " " : "", f->regs[r].name) :
+			snprintf(buf + len, size - len, "%s%s%d",
+				 len ? " " : "", f->regs[r].name,
+				 f->regs[r].suffix);
+		len += n > 0 ? (size_t)n : 0;
+	}
+}
+
+static bool expect_set(const struct ir_func *f, const uint64_t *set,
+		       const char *what, const char *want)
+{
+	char got[128];
+	set_names(f, set, got, sizeof(got));
+	if (!strcmp(got, want))
+		return true;
+	tap_diag("%s: live {%s}, expected {%s}", what, got, want);
+	return false;
+}
+
+static struct ir_module *parse_cfg(const char *text)
+{
+	char log[256];
+	int st;
+	struct msgbuf m = { log, sizeof(log), 0 };
+	struct ir_module *mod = ir_parse(text, strlen(text), "live", &st,
+					 log, sizeof(log));
+	if (!mod || !ir_build_cfg(mod, &m)) {
+		tap_diag("%s", log);
+		ir_module_free(mod);
+		return NULL;
+	}
+	return mod;
+}
+
+/* Per block of cfg_text: live-in and live-out, and before one
+ * instruction; a loop carries %r2 and %r3 round. */
+static bool test_live_blocks(void)
+{
+	static const char *const in[] = {
+		"", "%r1", "%r1", "%r2", "%r2 %r3", "%r3", "%r3" };
+	static const char *const out[] = {
+		"%r1", "%r2", "%r2", "%r2 %r3", "%r2 %r3", "%r3", "" };
+	struct ir_module *mod = parse_cfg(cfg_text);
+	const struct ir_func *f = mod ? mod->syms[0]->func : NULL;
+	struct ir_live *l = f ? ir_live_solve(f, NULL) : NULL;
+	uint64_t set[4] = { 0 };
+	bool ok = l && ir_live_words(l) <= 4;
+	for (uint32_t b = 0; ok && b < f->nblocks; b++)
+		ok = expect_set(f, ir_live_in(l, b), "block in", in[b]) &&
+		     expect_set(f, ir_live_out(l, b), "block out", out[b]);
+	if (ok) {	/* before "setp.lt.s32 %p2, %r3, %r2" of B4 */
+		ir_live_before(l, f->blocks[4].first + 1, set);
+		ok = expect_set(f, set, "before setp", "%r2 %r3");
+		ir_live_before(l, f->blocks[4].first + 2, set);
+		ok = ok && expect_set(f, set, "before bra", "%p2 %r2 %r3");
+	}
+	ir_live_free(l);
+	ir_module_free(mod);
+	return ok;
+}
+
+/* A guarded write may not happen: %r2 is still read from the entry. */
+static const char guarded_text[] =
+	HEAD ".visible .entry g(.param .u32 n)\n{\n"
+	"\t.reg .pred %p<2>;\n\t.reg .b32 %r<4>;\n"
+	"\tld.param.u32 %r1, [n];\n"
+	"\tsetp.eq.s32 %p1, %r1, 0;\n"
+	"\t@%p1 mov.u32 %r2, 1;\n"
+	"\tadd.s32 %r3, %r2, %r1;\n"
+	"\tmov.u32 %r2, %r3;\n"
+	"\tret;\n}\n";
+
+static bool test_live_guarded(void)
+{
+	struct ir_module *mod = parse_cfg(guarded_text);
+	const struct ir_func *f = mod ? mod->syms[0]->func : NULL;
+	struct ir_live *l = f ? ir_live_solve(f, NULL) : NULL;
+	bool ok = l && expect_set(f, ir_live_in(l, 0), "entry", "%r2");
+	ir_live_free(l);
+	ir_module_free(mod);
+	return ok;
+}
+
 /* Kernel directives, variables with initialisers, vector registers. */
 static const char decl_text[] =
 	".version 8.0\n.target sm_80\n.address_size 64\n"
@@ -301,7 +398,7 @@ int main(void)
 	size_t n;
 	char **files = corpus_list(".ptx", &n);
 	size_t nbad = sizeof(bad_cases) / sizeof(bad_cases[0]);
-	tap_plan((unsigned)(n + nbad + 4));
+	tap_plan((unsigned)(n + nbad + 6));
 	tap_ok(n >= 40, "corpus has PTX files (%zu)", n);
 	for (size_t i = 0; i < n; i++)
 		tap_ok(round_trip(files[i]), "round trip %s", files[i]);
@@ -309,6 +406,8 @@ int main(void)
 	for (size_t i = 0; i < nbad; i++)
 		tap_ok(test_bad(&bad_cases[i]), "error: %s", bad_cases[i].what);
 	tap_ok(test_cfg(), "blocks and post-dominators");
+	tap_ok(test_live_blocks(), "liveness per block and before instructions");
+	tap_ok(test_live_guarded(), "liveness: a guarded write kills nothing");
 	tap_ok(test_decls(), "declarations, initialisers, directives");
 	free_names(files, n);
 	return tap_done();
