@@ -48,6 +48,7 @@ struct emit {
 	size_t whylen;
 	/* liveness (jit_live.c): registers live after each barrier */
 	struct jit_live *live;
+	struct jit_slots *slots;	/* save slots (jit_slots.c) */
 	uint32_t save_stride;		/* registers saved per thread */
 	/* per register: holds an f32 result whose NaN is not yet the
 	 * canonical one (jit_nan.c) */
@@ -73,6 +74,23 @@ bool jit_live_after(const struct jit_live *l, uint32_t insn, uint32_t r);
 /* Register @r is live before the guarded instruction @insn. */
 bool jit_live_before(const struct jit_live *l, uint32_t insn, uint32_t r);
 void jit_live_free(struct jit_live *l);
+/* Adds to @set the registers @in may write (guarded or not): the defs
+ * the liveness kills. */
+void jit_live_add_defs(const struct ir_func *f, const struct ir_insn *in,
+		       uint64_t *set);
+
+/* Save slots at barriers (jit_slots.c): one fixed slot per register
+ * live after some barrier, and per barrier the registers it must
+ * store; NULL (with why) when out of memory. */
+struct jit_slots *jit_slots_compute(struct emit *e);
+/* The slot of register @r, live after some barrier. */
+uint32_t jit_slot_of(const struct jit_slots *s, uint32_t r);
+/* Slots per thread. */
+uint32_t jit_slots_stride(const struct jit_slots *s);
+/* The barrier at instruction @insn stores register @r: it is live after
+ * it and may hold another value than its slot does. */
+bool jit_slot_store(const struct jit_slots *s, uint32_t insn, uint32_t r);
+void jit_slots_free(struct jit_slots *s);
 
 /* Registers whose every write is f32 arithmetic (jit_nan.c): their
  * NaNs are made canonical when read, not when written; NULL if out of

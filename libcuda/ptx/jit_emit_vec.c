@@ -191,12 +191,12 @@ static bool vec_barrier(struct emit *e, const struct ir_insn *in)
 	LLVMBasicBlockRef bad = jit_new_block(e, "vdiverged");
 	LLVMBasicBlockRef note = jit_new_block(e, "vnote");
 	LLVMBasicBlockRef resume = jit_new_block(e, "vresume");
-	uint32_t at = (uint32_t)(in - e->f->insns), slot = 0;
+	uint32_t at = (uint32_t)(in - e->f->insns);
 	if (!jit_add_resume(e, resume, at))
 		return false;
 	for (uint32_t r = 0; r < e->f->nregs; r++)
-		if (jit_live_after(e->live, at, r))
-			save_lanes(e, r, e->save, slot++);
+		if (jit_slot_store(e->slots, at, r))
+			save_lanes(e, r, e->save, jit_slot_of(e->slots, r));
 	LLVMValueRef rv = s32(e, e->nresume);
 	LLVMValueRef field = jit_cta_field(e, offsetof(struct jit_cta,
 						       next_region),
@@ -472,10 +472,10 @@ static void vec_restore(struct emit *e, struct vloop *v)
 		LLVMBasicBlockRef bb = jit_new_block(e, "vrestore_r");
 		LLVMAddCase(sw, s32(e, i + 1), bb);
 		LLVMPositionBuilderAtEnd(B, bb);
-		uint32_t slot = 0;
 		for (uint32_t r = 0; r < e->f->nregs; r++)
 			if (jit_live_after(e->live, e->resume_insn[i], r))
-				restore_lanes(e, r, e->save, slot++);
+				restore_lanes(e, r, e->save,
+					      jit_slot_of(e->slots, r));
 		LLVMBuildBr(B, e->resume[i]);
 	}
 }

@@ -69,6 +69,27 @@ static void kill_operand(const struct ir_func *f, const struct ir_operand *o,
 	}
 }
 
+static void def_operand(const struct ir_func *f, const struct ir_operand *o,
+			uint64_t *set)
+{
+	if (o->kind == OPND_REG) {
+		set_bit(set, o->reg);
+		if (o->pair)
+			set_bit(set, o->reg2);
+	} else if (o->kind == OPND_VEC) {
+		const struct ir_operand *el = ir_vec_elems(f, o);
+		for (uint32_t i = 0; i < o->reg2; i++)
+			def_operand(f, &el[i], set);
+	}
+}
+
+void jit_live_add_defs(const struct ir_func *f, const struct ir_insn *in,
+		       uint64_t *set)
+{
+	if (writes_first(in))
+		def_operand(f, &in->opnd[0], set);
+}
+
 /* live = (live - defs) + uses, walking @in backwards. */
 static void step(const struct ir_func *f, const struct ir_insn *in,
 		 uint64_t *live)
