@@ -195,6 +195,11 @@ bool jit_set_bits(struct emit *e, const struct ir_operand *o,
 		v = sign && vt != e->i1 ? LLVMBuildSExt(e->b, v, e->i64, "") :
 					  LLVMBuildZExt(e->b, v, e->i64, "");
 	}
+	if (e->mask) {	/* a masked piece: the other lanes keep theirs */
+		LLVMValueRef old = LLVMBuildLoad2(e->b, LLVMTypeOf(v),
+						  e->regs[o->reg], "");
+		v = LLVMBuildSelect(e->b, e->mask, v, old, "");
+	}
 	LLVMBuildStore(e->b, v, e->regs[o->reg]);
 	return true;
 }

@@ -59,6 +59,9 @@ struct emit {
 	LLVMValueRef gtid;		/* the group's first thread (i32) */
 	LLVMValueRef leftover;		/* i32 alloca: a group left threads */
 	LLVMValueRef lane_addr, lane_vals;	/* jit_lanes_access buffers */
+	/* <W x i1>: the lanes a masked piece runs in (jit_emit_vmask.c);
+	 * register writes keep the other lanes' values. NULL: all. */
+	LLVMValueRef mask;
 	LLVMBasicBlockRef *dresume;	/* scalar entry before insn i */
 };
 
@@ -163,6 +166,14 @@ LLVMValueRef jit_emit_vector(struct emit *e, const char *name);
 bool jit_vec_control(struct emit *e, const struct ir_insn *in);
 bool jit_vec_mem(struct emit *e, const struct ir_insn *in);
 bool jit_vec_atom(struct emit *e, const struct ir_insn *in);
+/* The group parts before @in: the scalar code goes on from there. */
+void jit_vec_diverge(struct emit *e, const struct ir_insn *in);
+/* The guarded forward branch @in skips a piece the vector form can run
+ * under a lane mask (jit_emit_vmask.c). */
+bool jit_vmask_fits(struct emit *e, const struct ir_insn *in);
+/* That piece, in the lanes where @taken is false, then to @target. */
+bool jit_vmask_emit(struct emit *e, const struct ir_insn *in,
+		    LLVMValueRef taken, LLVMBasicBlockRef target);
 /* Calls @fn (scalar, one argument of @t's element type) per lane. */
 LLVMValueRef jit_vec_call1(struct emit *e, LLVMTypeRef t, const char *fn,
 			   LLVMValueRef a);
