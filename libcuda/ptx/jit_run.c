@@ -241,7 +241,8 @@ static void copy_fine_lanes(struct jit_cta *c, uint32_t lanes,
 			    uint32_t size, uint32_t n, uint32_t flags)
 {
 	bool sh = flags & JIT_LANES_SHARED, wr = flags & JIT_LANES_WRITE;
-	if (n == 1 && size == 4 && !sh) {	/* the usual: a gather of ints */
+	/* the usual: one int per lane */
+	if (n == 1 && size == 4 && !sh) {
 		if (wr)
 			copy_lanes(NULL, false, lanes, addr, vals, 4, 1, true);
 		else

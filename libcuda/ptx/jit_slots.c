@@ -100,6 +100,19 @@ static void walk_block(struct emit *e, struct jit_slots *s, uint32_t b,
 	}
 }
 
+/* written[@t] |= @state (@t past the blocks: the exit); grew? */
+static bool join(uint64_t *written, uint32_t t, uint32_t nblocks,
+		 const uint64_t *state, uint32_t words)
+{
+	bool grew = false;
+	uint64_t *w = written + (size_t)t * words;
+	for (uint32_t j = 0; t < nblocks && j < words; j++) {
+		grew |= (w[j] | state[j]) != w[j];
+		w[j] |= state[j];
+	}
+	return grew;
+}
+
 /* written[b]: the registers written since the region began, at block
  * b's start; to a fixed point. A block no edge reaches (or the entry)
  * starts with every register written. */
@@ -109,11 +122,12 @@ static void solve_written(struct emit *e, struct jit_slots *s,
 	const struct ir_func *f = e->f;
 	uint32_t words = s->words;
 	bool *reached = calloc(f->nblocks + 1, sizeof(*reached));
-	for (uint32_t b = 0; b < f->nblocks; b++)
+	for (uint32_t b = 0; reached && b < f->nblocks; b++)
 		for (uint32_t k = 0; k < f->blocks[b].nsucc; k++)
 			if (f->blocks[b].succ[k] < f->nblocks &&
 			    f->blocks[b].succ[k] != 0)
 				reached[f->blocks[b].succ[k]] = true;
+	/* out of memory: every block, which is only slower */
 	for (uint32_t b = 0; b < f->nblocks; b++)
 		if (!reached || !reached[b])
 			memset(written + (size_t)b * words, 0xff, words * 8);
@@ -125,15 +139,9 @@ static void solve_written(struct emit *e, struct jit_slots *s,
 			const struct ir_block *blk = &f->blocks[b];
 			memcpy(state, written + (size_t)b * words, words * 8);
 			walk_block(e, s, b, state, false);
-			for (uint32_t k = 0; k < blk->nsucc; k++) {
-				uint32_t t = blk->succ[k];
-				uint64_t *w = written + (size_t)t * words;
-				for (uint32_t j = 0; t < f->nblocks && j < words;
-				     j++) {
-					changed |= (w[j] | state[j]) != w[j];
-					w[j] |= state[j];
-				}
-			}
+			for (uint32_t k = 0; k < blk->nsucc; k++)
+				changed |= join(written, blk->succ[k],
+						f->nblocks, state, words);
 		}
 	}
 }
