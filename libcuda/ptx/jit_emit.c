@@ -195,6 +195,11 @@ bool jit_set_bits(struct emit *e, const struct ir_operand *o,
 		v = sign && vt != e->i1 ? LLVMBuildSExt(e->b, v, e->i64, "") :
 					  LLVMBuildZExt(e->b, v, e->i64, "");
 	}
+	if (e->mask) {	/* a masked piece: the other lanes keep theirs */
+		LLVMValueRef old = LLVMBuildLoad2(e->b, LLVMTypeOf(v),
+						  e->regs[o->reg], "");
+		v = LLVMBuildSelect(e->b, e->mask, v, old, "");
+	}
 	LLVMBuildStore(e->b, v, e->regs[o->reg]);
 	return true;
 }
@@ -377,11 +382,12 @@ void jit_load_uniforms(struct emit *e)
 }
 
 /*
- * Save slot @slot of this thread. A thread saves, at each barrier, only
- * the registers live after it, packed: the buffer holds the most any
- * barrier keeps (save_stride) per thread, so a CTA's saves stay small
- * enough for the cache even at 1024 threads. Laid out [slot][thread],
- * so that a vector group (jit_emit_vec.c) saves a slot in one store.
+ * Save slot @slot of this thread. A thread keeps, across a barrier,
+ * only the registers live after it, each in its own slot (jit_slots.c):
+ * registers never live at one barrier together share one, so a CTA's
+ * saves stay small enough for the cache even at 1024 threads. Laid out
+ * [slot][thread], so that a vector group (jit_emit_vec.c) saves a slot
+ * in one store.
  */
 static LLVMValueRef slot_of(struct emit *e, LLVMValueRef base, uint32_t slot)
 {
@@ -398,53 +404,38 @@ static LLVMValueRef save_slot(struct emit *e, uint32_t slot)
 	return slot_of(e, e->save, slot);
 }
 
-/* The registers live after the barrier at instruction @at: the only
- * ones a thread keeps across it. */
+/* The registers live after the barrier at instruction @at that the
+ * region may have changed (jit_slots.c): the rest are in their slots. */
 static void save_registers(struct emit *e, uint32_t at)
 {
-	uint32_t slot = 0;
 	for (uint32_t r = 0; r < e->f->nregs; r++) {
-		if (!jit_live_after(e->live, at, r))
+		if (!jit_slot_store(e->slots, at, r))
 			continue;
 		bool pred = e->f->regs[r].type == PTX_T_PRED;
 		LLVMValueRef v = LLVMBuildLoad2(e->b, pred ? e->i1 : e->i64,
 						e->regs[r], "");
 		if (pred)
 			v = LLVMBuildZExt(e->b, v, e->i64, "");
-		LLVMBuildStore(e->b, v, save_slot(e, slot++));
+		LLVMBuildStore(e->b, v,
+			       save_slot(e, jit_slot_of(e->slots, r)));
 	}
 }
 
-/* In save_registers()'s order. */
+/* Every register live after the barrier, from its slot. */
 static void restore_registers(struct emit *e, uint32_t at)
 {
-	uint32_t slot = 0;
 	for (uint32_t r = 0; r < e->f->nregs; r++) {
 		if (!jit_live_after(e->live, at, r))
 			continue;
 		bool pred = e->f->regs[r].type == PTX_T_PRED;
-		LLVMValueRef v = LLVMBuildLoad2(e->b, e->i64,
-						save_slot(e, slot++), "");
+		LLVMValueRef v = LLVMBuildLoad2(
+			e->b, e->i64, save_slot(e, jit_slot_of(e->slots, r)),
+			"");
 		if (pred)
 			v = LLVMBuildICmp(e->b, LLVMIntNE, v,
 					  jit_const(e, e->i64, 0), "");
 		LLVMBuildStore(e->b, v, e->regs[r]);
 	}
-}
-
-/* The most registers live after any barrier: the save stride. */
-static uint32_t most_saved(struct emit *e)
-{
-	uint32_t most = 0;
-	for (uint32_t i = 0; i < e->f->ninsns; i++) {
-		uint32_t n = 0, op = e->f->insns[i].op;
-		if (op != OP_BAR && op != OP_BARRIER)
-			continue;
-		for (uint32_t r = 0; r < e->f->nregs; r++)
-			n += jit_live_after(e->live, i, r);
-		most = n > most ? n : most;
-	}
-	return most;
 }
 
 static void zero_registers(struct emit *e)
@@ -1044,7 +1035,10 @@ static bool emit_function(struct emit *e, const char *name)
 	e->live = jit_live_compute(e);
 	if (!e->live)
 		return false;
-	e->save_stride = most_saved(e);
+	e->slots = jit_slots_compute(e);
+	if (!e->slots)
+		return false;
+	e->save_stride = jit_slots_stride(e->slots);
 	LLVMValueRef vfn = try_vector(e, name, vwhy, sizeof(vwhy));
 	e->fn = LLVMAddFunction(e->mod, name, fnty);
 	e->cta = LLVMGetParam(e->fn, 0);
@@ -1092,6 +1086,7 @@ bool jit_emit_kernel(const struct ptx_kernel *k, LLVMModuleRef mod,
 	free(e.resume);
 	free(e.resume_insn);
 	jit_live_free(e.live);
+	jit_slots_free(e.slots);
 	jk->nregs = e.save_stride;
 	jk->nsites = e.nsites;
 	return ok;

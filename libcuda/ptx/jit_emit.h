@@ -48,6 +48,7 @@ struct emit {
 	size_t whylen;
 	/* liveness (jit_live.c): registers live after each barrier */
 	struct jit_live *live;
+	struct jit_slots *slots;	/* save slots (jit_slots.c) */
 	uint32_t save_stride;		/* registers saved per thread */
 	/* per register: holds an f32 result whose NaN is not yet the
 	 * canonical one (jit_nan.c) */
@@ -58,6 +59,9 @@ struct emit {
 	LLVMValueRef gtid;		/* the group's first thread (i32) */
 	LLVMValueRef leftover;		/* i32 alloca: a group left threads */
 	LLVMValueRef lane_addr, lane_vals;	/* jit_lanes_access buffers */
+	/* <W x i1>: the lanes a masked piece runs in (jit_emit_vmask.c);
+	 * register writes keep the other lanes' values. NULL: all. */
+	LLVMValueRef mask;
 	LLVMBasicBlockRef *dresume;	/* scalar entry before insn i */
 };
 
@@ -73,6 +77,23 @@ bool jit_live_after(const struct jit_live *l, uint32_t insn, uint32_t r);
 /* Register @r is live before the guarded instruction @insn. */
 bool jit_live_before(const struct jit_live *l, uint32_t insn, uint32_t r);
 void jit_live_free(struct jit_live *l);
+/* Adds to @set the registers @in may write (guarded or not): the defs
+ * the liveness kills. */
+void jit_live_add_defs(const struct ir_func *f, const struct ir_insn *in,
+		       uint64_t *set);
+
+/* Save slots at barriers (jit_slots.c): one fixed slot per register
+ * live after some barrier, and per barrier the registers it must
+ * store; NULL (with why) when out of memory. */
+struct jit_slots *jit_slots_compute(struct emit *e);
+/* The slot of register @r, live after some barrier. */
+uint32_t jit_slot_of(const struct jit_slots *s, uint32_t r);
+/* Slots per thread. */
+uint32_t jit_slots_stride(const struct jit_slots *s);
+/* The barrier at instruction @insn stores register @r: it is live after
+ * it and may hold another value than its slot does. */
+bool jit_slot_store(const struct jit_slots *s, uint32_t insn, uint32_t r);
+void jit_slots_free(struct jit_slots *s);
 
 /* Registers whose every write is f32 arithmetic (jit_nan.c): their
  * NaNs are made canonical when read, not when written; NULL if out of
@@ -145,6 +166,14 @@ LLVMValueRef jit_emit_vector(struct emit *e, const char *name);
 bool jit_vec_control(struct emit *e, const struct ir_insn *in);
 bool jit_vec_mem(struct emit *e, const struct ir_insn *in);
 bool jit_vec_atom(struct emit *e, const struct ir_insn *in);
+/* The group parts before @in: the scalar code goes on from there. */
+void jit_vec_diverge(struct emit *e, const struct ir_insn *in);
+/* The guarded forward branch @in skips a piece the vector form can run
+ * under a lane mask (jit_emit_vmask.c). */
+bool jit_vmask_fits(struct emit *e, const struct ir_insn *in);
+/* That piece, in the lanes where @taken is false, then to @target. */
+bool jit_vmask_emit(struct emit *e, const struct ir_insn *in,
+		    LLVMValueRef taken, LLVMBasicBlockRef target);
 /* Calls @fn (scalar, one argument of @t's element type) per lane. */
 LLVMValueRef jit_vec_call1(struct emit *e, LLVMTypeRef t, const char *fn,
 			   LLVMValueRef a);

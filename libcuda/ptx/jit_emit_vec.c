@@ -12,8 +12,10 @@
  * whatever it left: the threads past the last whole group, groups with
  * a thread that exited, and groups whose lanes parted ways.
  *
- * The lanes must take the same branches. Where a guard is not the same
- * in every lane, the group stops: it stores the registers live there in
+ * The lanes must take the same branches, but for a forward branch over
+ * a short piece of arithmetic and shared loads, which runs under a lane
+ * mask (jit_emit_vmask.c). Where another guard is not the same in every
+ * lane, the group stops: it stores the registers live there in
  * dsave[register][thread], notes "resume before instruction i" in
  * vstate[thread], and the scalar loop runs each of its threads from
  * that instruction to the region's end (a barrier or exit), as it runs
@@ -119,7 +121,7 @@ static void hand_over(struct emit *e, uint32_t state)
 }
 
 /* The group's lanes part ways before @in: the scalar loop goes on. */
-static void diverge(struct emit *e, const struct ir_insn *in)
+void jit_vec_diverge(struct emit *e, const struct ir_insn *in)
 {
 	uint32_t at = (uint32_t)(in - e->f->insns);
 	for (uint32_t r = 0; r < e->f->nregs; r++)
@@ -138,7 +140,7 @@ static void branch3(struct emit *e, const struct ir_insn *in, LLVMValueRef g,
 	LLVMPositionBuilderAtEnd(B, some);
 	LLVMBuildCondBr(B, any_of(e, g), part, no);
 	LLVMPositionBuilderAtEnd(B, part);
-	diverge(e, in);
+	jit_vec_diverge(e, in);
 }
 
 static LLVMValueRef guard_vec(struct emit *e, const struct ir_insn *in)
@@ -178,9 +180,23 @@ static bool vec_branch(struct emit *e, const struct ir_insn *in)
 		return true;
 	}
 	LLVMBasicBlockRef fall = jit_new_block(e, "vfall");
-	branch3(e, in, guard_vec(e, in), t, fall);
+	LLVMValueRef g = guard_vec(e, in);
+	if (!jit_vmask_fits(e, in)) {
+		branch3(e, in, g, t, fall);
+		LLVMPositionBuilderAtEnd(B, fall);
+		return true;
+	}
+	/* all lanes jump, none does (the piece as it is), or some: the
+	 * piece under a mask */
+	LLVMBasicBlockRef some = jit_new_block(e, "vsome");
+	LLVMBasicBlockRef mixed = jit_new_block(e, "vmixed");
+	LLVMBuildCondBr(B, all_of(e, g), t, some);
+	LLVMPositionBuilderAtEnd(B, some);
+	LLVMBuildCondBr(B, any_of(e, g), mixed, fall);
+	LLVMPositionBuilderAtEnd(B, mixed);
+	bool ok = jit_vmask_emit(e, in, g, t);
 	LLVMPositionBuilderAtEnd(B, fall);
-	return true;
+	return ok;
 }
 
 /* bar.sync: every lane saves, the region is noted, the next group. */
@@ -191,12 +207,12 @@ static bool vec_barrier(struct emit *e, const struct ir_insn *in)
 	LLVMBasicBlockRef bad = jit_new_block(e, "vdiverged");
 	LLVMBasicBlockRef note = jit_new_block(e, "vnote");
 	LLVMBasicBlockRef resume = jit_new_block(e, "vresume");
-	uint32_t at = (uint32_t)(in - e->f->insns), slot = 0;
+	uint32_t at = (uint32_t)(in - e->f->insns);
 	if (!jit_add_resume(e, resume, at))
 		return false;
 	for (uint32_t r = 0; r < e->f->nregs; r++)
-		if (jit_live_after(e->live, at, r))
-			save_lanes(e, r, e->save, slot++);
+		if (jit_slot_store(e->slots, at, r))
+			save_lanes(e, r, e->save, jit_slot_of(e->slots, r));
 	LLVMValueRef rv = s32(e, e->nresume);
 	LLVMValueRef field = jit_cta_field(e, offsetof(struct jit_cta,
 						       next_region),
@@ -472,10 +488,10 @@ static void vec_restore(struct emit *e, struct vloop *v)
 		LLVMBasicBlockRef bb = jit_new_block(e, "vrestore_r");
 		LLVMAddCase(sw, s32(e, i + 1), bb);
 		LLVMPositionBuilderAtEnd(B, bb);
-		uint32_t slot = 0;
 		for (uint32_t r = 0; r < e->f->nregs; r++)
 			if (jit_live_after(e->live, e->resume_insn[i], r))
-				restore_lanes(e, r, e->save, slot++);
+				restore_lanes(e, r, e->save,
+					      jit_slot_of(e->slots, r));
 		LLVMBuildBr(B, e->resume[i]);
 	}
 }

@@ -20,6 +20,13 @@ struct jit_live {
 	uint64_t *before;	/* [insn][words], guarded ones only */
 };
 
+void jit_live_add_defs(const struct ir_func *f, const struct ir_insn *in,
+		       uint64_t *set)
+{
+	if (ir_live_writes_first(in))
+		ir_live_operand_regs(f, &in->opnd[0], set);
+}
+
 static bool is_barrier(const struct ir_insn *in)
 {
 	return in->op == OP_BAR || in->op == OP_BARRIER;

@@ -111,7 +111,7 @@ uint8_t *jit_global(struct jit_cta *c, uint32_t thread, uint64_t addr,
 	/* the range just used is this instruction's likely next one; the
 	 * inline check (jit_emit_mem.c) needs its start aligned to size */
 	if (r && r->writable && addr >= r->start && addr < r->end &&
-	    r->start % size == 0) {
+	    !(r->start & (size - 1))) {	/* size: a power of two */
 		c->sites[2 * site] = r->start;
 		c->sites[2 * site + 1] = r->end - r->start;
 	}
@@ -163,15 +163,28 @@ static void write_bits(uint8_t *p, uint64_t v, uint32_t size)
 	}
 }
 
+/* The inline check of jit_emit_mem.c: @addr, aligned to @bytes (a power
+ * of two), inside the writable range @site used last. */
+static bool in_site_range(const struct jit_cta *c, uint32_t site,
+			  uint64_t addr, uint32_t bytes)
+{
+	uint64_t lo = c->sites[2 * site], len = c->sites[2 * site + 1];
+	return !(addr & (bytes - 1)) && addr >= lo && addr - lo < len &&
+	       len - (addr - lo) >= bytes;
+}
+
 /* A lane's host pointer, checked as jit_emit_mem.c's inline code and
  * its helpers check; NULL after a fault. */
 static uint8_t *lane_pointer(struct jit_cta *c, uint32_t thread,
 			     uint64_t addr, uint32_t bytes, uint32_t flags,
 			     uint32_t line, uint32_t site)
 {
-	if (!(flags & JIT_LANES_SHARED))
+	if (!(flags & JIT_LANES_SHARED)) {
+		if (in_site_range(c, site, addr, bytes))
+			return (uint8_t *)(uintptr_t)addr;
 		return jit_global(c, thread, addr, bytes,
 				  flags & JIT_LANES_WRITE, line, site);
+	}
 	uint64_t off = (uint32_t)addr;
 	if (off % bytes || off + bytes > c->shared_size) {
 		jit_shared_fault(c, thread, addr, bytes, line);
@@ -180,11 +193,79 @@ static uint8_t *lane_pointer(struct jit_cta *c, uint32_t thread,
 	return c->shared + off;
 }
 
+/* Every lane's access passes the inline check (in_site_range, or the
+ * shared window's): then no lane can fault. */
+static bool lanes_all_fine(const struct jit_cta *c, uint32_t lanes,
+			   const uint64_t *addr, uint32_t bytes,
+			   uint32_t flags, uint32_t site)
+{
+	uint64_t lo = c->sites[2 * site], len = c->sites[2 * site + 1];
+	uint64_t bad = 0;
+	if (flags & JIT_LANES_SHARED) {
+		lo = 0;
+		len = c->shared_size;
+	}
+	/* no branch per lane: misaligned, below, or past the window */
+	for (uint32_t l = 0; l < lanes; l++) {
+		uint64_t a = flags & JIT_LANES_SHARED ? (uint32_t)addr[l] :
+							addr[l];
+		uint64_t d = a - lo;
+		bad |= (a & (bytes - 1)) | (uint64_t)(a < lo) |
+		       (uint64_t)(d >= len || len - d < bytes);
+	}
+	return !bad;
+}
+
+/* The lanes' elements in lane order; @size a constant where inlined. */
+static inline __attribute__((always_inline)) void
+copy_lanes(uint8_t *base, bool shared, uint32_t lanes, const uint64_t *addr,
+	   uint64_t *vals, uint32_t size, uint32_t n, bool write)
+{
+	for (uint32_t l = 0; l < lanes; l++) {
+		uint8_t *p = shared ? base + (uint32_t)addr[l] :
+				      (uint8_t *)(uintptr_t)addr[l];
+		for (uint32_t k = 0; k < n; k++) {
+			if (write)
+				write_bits(p + k * size, vals[k * lanes + l],
+					   size);
+			else
+				vals[k * lanes + l] = read_bits(p + k * size,
+								size);
+		}
+	}
+}
+
+/* The common case of jit_lanes_access(): a copy specialised by size. */
+static void copy_fine_lanes(struct jit_cta *c, uint32_t lanes,
+			    const uint64_t *addr, uint64_t *vals,
+			    uint32_t size, uint32_t n, uint32_t flags)
+{
+	bool sh = flags & JIT_LANES_SHARED, wr = flags & JIT_LANES_WRITE;
+	/* the usual: one int per lane */
+	if (n == 1 && size == 4 && !sh) {
+		if (wr)
+			copy_lanes(NULL, false, lanes, addr, vals, 4, 1, true);
+		else
+			copy_lanes(NULL, false, lanes, addr, vals, 4, 1, false);
+		return;
+	}
+	switch (size) {
+	case 1: copy_lanes(c->shared, sh, lanes, addr, vals, 1, n, wr); break;
+	case 2: copy_lanes(c->shared, sh, lanes, addr, vals, 2, n, wr); break;
+	case 4: copy_lanes(c->shared, sh, lanes, addr, vals, 4, n, wr); break;
+	default: copy_lanes(c->shared, sh, lanes, addr, vals, 8, n, wr); break;
+	}
+}
+
 int32_t jit_lanes_access(struct jit_cta *c, uint32_t first, uint32_t lanes,
 			 const uint64_t *addr, uint64_t *vals, uint32_t size,
 			 uint32_t n, uint32_t flags, uint32_t line,
 			 uint32_t site)
 {
+	if (lanes_all_fine(c, lanes, addr, size * n, flags, site)) {
+		copy_fine_lanes(c, lanes, addr, vals, size, n, flags);
+		return 0;
+	}
 	for (uint32_t l = 0; l < lanes; l++) {
 		uint8_t *p = lane_pointer(c, first + l, addr[l], size * n, flags,
 					  line, site);

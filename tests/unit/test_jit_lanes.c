@@ -2,9 +2,11 @@
 /*
  * The JIT's vector form (libcuda/ptx/jit_emit_vec.c) against the
  * interpreter, the reference, and the scalar JIT (VCUDA_JIT_LANES=0):
- * kernels of tests/ptx/jit_lanes.cu and a hand-written one with guarded
- * instructions, each run three ways on the same inputs; the outputs
- * must be the same bit for bit. Under VCUDA_EXECUTOR=interp every test
+ * kernels of tests/ptx/jit_lanes.cu and hand-written ones with guarded
+ * instructions and with branches the vector form runs under a lane mask
+ * (jit_emit_vmask.c), each run three ways on the same inputs; the
+ * outputs, or the fault (its kind, address, CTA and thread), must be
+ * the same bit for bit. Under VCUDA_EXECUTOR=interp every test
  * skips: there is no JIT to compare.
  */
 #include "harness.h"
@@ -14,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { NMODES = 3, NCASES = 5, NTESTS = NCASES * (NMODES - 1) };
+enum { NMODES = 3, NCASES = 11, NTESTS = NCASES * (NMODES - 1) };
 
 static const char *const mode_name[NMODES] = { "interpreter", "scalar JIT",
 					       "vector JIT" };
@@ -56,7 +58,18 @@ struct lanes_case {
 	uint32_t value[6];	/* the u32 arguments */
 	bool output[6];
 	void (*fill)(unsigned arg, void *buf, size_t size);
+	bool faults;		/* compare the fault, not the outputs */
 };
+
+/* What identifies a fault: all but the message's wording. */
+static void fault_bytes(const struct ptx_fault *f, uint8_t *out,
+			size_t *len)
+{
+	uint64_t w[8] = { f->kind, f->addr, f->cta[0], f->cta[1], f->cta[2],
+			  f->thread[0], f->thread[1], f->thread[2] };
+	memcpy(out, w, sizeof(w));
+	*len = sizeof(w);
+}
 
 /* Runs @c on mode @m; its outputs concatenated in @out (malloc'ed). */
 static bool run_mode(const struct lanes_case *c, int m, uint8_t **out,
@@ -77,10 +90,16 @@ static bool run_mode(const struct lanes_case *c, int m, uint8_t **out,
 		args[a] = &bufs[a];
 		total += c->output[a] ? c->size[a] : 0;
 	}
-	bool ok = p && run_ok(p, c->kernel, &c->cfg, args);
+	struct ptx_fault fault = { 0 };
+	bool ok = p && (c->faults ? !run(p, c->kernel, &c->cfg, args, &fault) :
+				    run_ok(p, c->kernel, &c->cfg, args));
+	if (c->faults)
+		total = 64;
 	*out = malloc(total ? total : 1);
 	*out_len = 0;
-	for (unsigned a = 0; ok && *out && a < c->nargs; a++)
+	if (ok && *out && c->faults)
+		fault_bytes(&fault, *out, out_len);
+	for (unsigned a = 0; ok && *out && !c->faults && a < c->nargs; a++)
 		if (c->output[a]) {
 			memcpy(*out + *out_len, bufs[a], c->size[a]);
 			*out_len += c->size[a];
@@ -185,6 +204,64 @@ static const char guards_text[] =
 	"\t@%p1 st.global.u32 [%rd3], %r2;\n"
 	"\tret;\n}\n";
 
+/*
+ * Forward branches with a guard that differs within a group. In
+ * lanes_masked the piece (a shared load of s[tid - k], arithmetic, a
+ * predicate) runs under a mask: the lanes that jump (tid < k) would
+ * read below the shared window. lanes_masked_fault's piece loads 4 KiB
+ * further in group 0: its active lanes fault, the first of them (tid k)
+ * named. The branch of lanes_masked_store skips a store and that of
+ * lanes_masked_nested a piece with a branch of its own: groups part.
+ */
+#define MASKED_HEAD(name) \
+	".visible .entry " name "(.param .u64 out, .param .u64 in, " \
+	".param .u32 k)\n{\n" \
+	"\t.reg .pred %p<4>;\n\t.reg .b32 %r<16>;\n\t.reg .b64 %rd<8>;\n" \
+	"\t.shared .align 4 .b8 s[512];\n" \
+	"\tld.param.u64 %rd1, [out];\n\tld.param.u64 %rd2, [in];\n" \
+	"\tld.param.u32 %r1, [k];\n\tcvta.to.global.u64 %rd1, %rd1;\n" \
+	"\tcvta.to.global.u64 %rd2, %rd2;\n\tmov.u32 %r2, %tid.x;\n" \
+	"\tmul.wide.u32 %rd3, %r2, 4;\n\tadd.s64 %rd4, %rd2, %rd3;\n" \
+	"\tld.global.u32 %r3, [%rd4];\n\tmov.u32 %r4, s;\n" \
+	"\tshl.b32 %r5, %r2, 2;\n\tadd.s32 %r6, %r4, %r5;\n" \
+	"\tst.shared.u32 [%r6], %r3;\n\tbar.sync 0;\n" \
+	"\tmov.u32 %r7, 5;\n\tsetp.eq.u32 %p2, %r2, 1;\n" \
+	"\tshr.u32 %r11, %r2, 3;\n\tsetp.eq.u32 %p3, %r11, 0;\n" \
+	"\tselp.u32 %r12, 4096, 0, %p3;\n" \
+	"\tshl.b32 %r8, %r1, 2;\n\tsub.s32 %r9, %r6, %r8;\n" \
+	"\tsetp.lt.u32 %p1, %r2, %r1;\n"
+#define MASKED_TAIL \
+	"$L1:\n\tselp.u32 %r10, 1000, 0, %p2;\n" \
+	"\tadd.s32 %r10, %r10, %r7;\n\tbar.sync 0;\n" \
+	"\tadd.s64 %rd5, %rd1, %rd3;\n\tst.global.u32 [%rd5], %r10;\n" \
+	"\tret;\n}\n"
+
+static const char masked_text[] =
+	".version 7.0\n.target sm_75\n.address_size 64\n"
+	MASKED_HEAD("lanes_masked")
+	"\t@%p1 bra $L1;\n"
+	"\tld.shared.u32 %r7, [%r9];\n\tadd.s32 %r7, %r7, %r2;\n"
+	"\tsetp.gt.u32 %p2, %r7, 500;\n"
+	MASKED_TAIL
+	MASKED_HEAD("lanes_masked_fault")
+	"\t@%p1 bra $L1;\n"
+	"\tadd.s32 %r13, %r9, %r12;\n\tld.shared.u32 %r7, [%r13];\n"
+	MASKED_TAIL
+	MASKED_HEAD("lanes_masked_store")
+	"\t@%p1 bra $L1;\n"
+	"\tld.shared.u32 %r7, [%r9];\n\tst.shared.u32 [%r6+256], %r2;\n"
+	MASKED_TAIL
+	MASKED_HEAD("lanes_masked_nested")
+	"\t@%p1 bra $L1;\n"
+	"\tld.shared.u32 %r7, [%r9];\n\t@%p2 bra $L1;\n"
+	"\tadd.s32 %r7, %r7, 77;\n"
+	MASKED_TAIL;
+
+#define MASKED_CASE(name, k, fault) \
+	{ masked_text, "masked.ptx", name, { .grid = { 2 }, .block = { 64 } }, \
+	  3, { 4 * 64, 4 * 64, 0 }, { [2] = k }, { [0] = true }, fill_ints, \
+	  fault }
+
 int main(void)
 {
 	tap_plan(NTESTS);
@@ -204,21 +281,28 @@ int main(void)
 		{ text, "jit_lanes.sm75.ptx", "lanes_diverge",
 		  { .grid = { 3 }, .block = { B } }, 5,
 		  { 4 * N, 4 * N, 8 * N, 4, 0 }, { [4] = N - 7 },
-		  { [2] = true, [3] = true }, fill_mixed },
+		  { [2] = true, [3] = true }, fill_mixed, false },
 		{ text, "jit_lanes.sm75.ptx", "lanes_barrier",
 		  { .grid = { 2 }, .block = { 13, 4, 1 } }, 4,
 		  { 4 * 104, 4 * 104, 4 * 16, 0 }, { [3] = 45 },
-		  { [1] = true, [2] = true }, fill_ints },
+		  { [1] = true, [2] = true }, fill_ints, false },
 		{ text, "jit_lanes.sm75.ptx", "lanes_memory",
 		  { .grid = { 3 }, .block = { 40 } }, 6,
 		  { 4 * 120, 4 * 120, 16 * 3, 16 * 120, 16 * 120, 0 },
-		  { [5] = 120 }, { [3] = true, [4] = true }, fill_bytes },
+		  { [5] = 120 }, { [3] = true, [4] = true }, fill_bytes,
+		  false },
 		{ guards_text, "guards.ptx", "lanes_guards",
 		  { .grid = { 1 }, .block = { 37 } }, 2, { 4 * 37, 0 },
-		  { [1] = 30 }, { [0] = true }, fill_ints },
+		  { [1] = 30 }, { [0] = true }, fill_ints, false },
 		{ text, "jit_lanes.sm75.ptx", "lanes_counter",
 		  { .grid = { 2 }, .block = { 64 } }, 2, { 4 * 64, 4 * 64 },
-		  { 0 }, { [1] = true }, fill_ints },
+		  { 0 }, { [1] = true }, fill_ints, false },
+		MASKED_CASE("lanes_masked", 3, false),
+		MASKED_CASE("lanes_masked", 13, false),
+		MASKED_CASE("lanes_masked", 64, false),
+		MASKED_CASE("lanes_masked_fault", 3, true),
+		MASKED_CASE("lanes_masked_store", 13, false),
+		MASKED_CASE("lanes_masked_nested", 13, false),
 	};
 	for (int i = 0; i < NCASES; i++)
 		if (cases[i].text)

@@ -20,7 +20,8 @@
  * (best of 3), with no PoCL, JIT or module loads, in the process's CPU
  * time rather than wall time (less disturbed by other work on the
  * machine): for work on the interpreter; BENCH_KERNEL=name runs only
- * that kernel.
+ * that kernel. BENCH_JIT_ONLY=1 does the same for C and the JIT (the
+ * interpreter's column then holds the JIT's time): for work on the JIT.
  */
 #include "jit.h"
 #include "ptx.h"
@@ -322,10 +323,21 @@ static double pocl_time(const struct pocl_times *pt, int n,
 	return 0;
 }
 
+static bool env_on(const char *name)
+{
+	const char *e = getenv(name);
+	return e && *e == '1';
+}
+
+static bool jit_only(void)
+{
+	return env_on("BENCH_JIT_ONLY");
+}
+
+/* One thread's CPU time, C against one executor (BENCH_*_ONLY). */
 static bool interp_only(void)
 {
-	const char *e = getenv("BENCH_INTERP_ONLY");
-	return e && *e == '1';
+	return env_on("BENCH_INTERP_ONLY") || jit_only();
 }
 
 static void measure(struct bench *b, struct exec *jit, struct exec *interp,
@@ -335,10 +347,11 @@ static void measure(struct bench *b, struct exec *jit, struct exec *interp,
 	if (interp_only()) {
 		memset(t, 0, NCOL * sizeof(t[0]));
 		omp_set_num_threads(1);
-		interp->threads = 1;
-		set_ranges(interp, b);
+		struct exec *x = jit_only() ? jit : interp;
+		x->threads = 1;
+		set_ranges(x, b);
 		t[C1] = best(b, NULL, 3);
-		t[I1] = b->interp ? best(b, interp, 3) : 0;
+		t[I1] = b->interp || jit_only() ? best(b, x, 3) : 0;
 		return;
 	}
 	set_ranges(jit, b);
@@ -606,7 +619,8 @@ int main(int argc, char **argv)
 		ran += t[I1] > 0;
 	}
 	if (interp_only()) {
-		printf("geomean interp/c: %.2f (1T)\n", exp(li1 / ran));
+		printf("geomean %s/c: %.2f (1T)\n",
+		       jit_only() ? "jit" : "interp", exp(li1 / ran));
 		fprintf(out, "geomean_interp\t%.3f\n", exp(li1 / ran));
 		fclose(out);
 		return status;
