@@ -457,19 +457,14 @@ CUresult ctx_synchronize(struct CUctx_st *ctx)
 	return res != CUDA_SUCCESS ? res : ctx_check_fault(ctx);
 }
 
-struct CUstream_st *stream_resolve(struct CUctx_st *ctx, CUstream handle)
+struct CUstream_st *stream_hold(struct CUctx_st *ctx, CUstream handle)
 {
 	/* 0 is the legacy stream; the _ptsz entry points pass the other. */
 	if (handle == NULL || handle == CU_STREAM_LEGACY)
-		return ctx->null_stream;
+		return stream_get(ctx->null_stream);
 	if (handle == CU_STREAM_PER_THREAD)
-		return per_thread_stream(ctx);
-	return handle;
-}
-
-struct CUstream_st *stream_hold(struct CUctx_st *ctx, CUstream handle)
-{
-	return stream_get(stream_resolve(ctx, handle));
+		return per_thread_stream_hold(ctx);
+	return stream_get(handle);
 }
 
 CUDA_EXPORT CUresult cuStreamCreateWithPriority(CUstream *out,
