@@ -14,6 +14,7 @@
 #include "kmd.h"
 #include "launch_record.h"
 #include "stream.h"
+#include "stream_life.h"
 
 /* CUDA stream priorities: 0 (default, least) and -1 (greatest). */
 #define PRIORITY_LEAST 0
@@ -381,6 +382,7 @@ static void stream_release(struct CUstream_st *s)
 
 	/* Work a holder queued after the destruction completes first. */
 	stream_wait_idle(s);
+	stream_forget(s);
 	free(s->capture_deps);
 	for (unsigned int e = 0; e < STREAM_ENGINES; e++)
 		for (unsigned int l = 0; l < STREAM_LEVELS; l++)
