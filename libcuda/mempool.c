@@ -24,6 +24,7 @@
 #include "graph_mem.h"
 #include "hostmap.h"
 #include "kmd.h"
+#include "lock_assert.h"
 #include "memory.h"
 #include "mempool.h"
 #include "mempool_internal.h"
@@ -174,6 +175,7 @@ struct pool_block *pool_block_at_locked(CUmemoryPool pool, uint64_t va)
 {
 	struct pool_block *b = pool->blocks;
 
+	lock_assert_held(&pool->lock);
 	while (b && b->va != va)
 		b = b->next;
 	return b;

@@ -13,6 +13,7 @@
 #include "context.h"
 #include "kmd.h"
 #include "launch_record.h"
+#include "lock_assert.h"
 #include "stream.h"
 #include "stream_life.h"
 
@@ -193,6 +194,7 @@ static uint32_t queue_for(struct CUstream_st *s, uint32_t engine)
 	unsigned int level = queue_level(s->priority);
 	uint32_t *queue = &s->queues[engine_index(engine)][level];
 
+	lock_assert_held(&s->lock);
 	if (!*queue &&
 	    kmd_queue_create(s->ctx->dev->fd, s->ctx->ctx_id, engine,
 			     level_priority[level], queue))
