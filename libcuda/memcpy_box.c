@@ -175,7 +175,7 @@ static int ranges_overlap(uint64_t a, uint64_t alen, uint64_t b, uint64_t blen)
 /* A box to copy, with what run_box() learnt of its two sides. */
 struct box_job {
 	struct CUctx_st *ctx;
-	CUstream on;		/* a synchronous call's stream (sync_call.h) */
+	CUstream on;		/* a sync call's stream (sync_call.h) */
 	const struct copy_box *b;
 	uint64_t slen, dlen;
 	enum range_kind ks, kd;

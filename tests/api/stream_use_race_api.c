@@ -33,7 +33,7 @@
 #include <cuda.h>
 
 #define ROUNDS 8		/* per kind */
-#define PAGEABLE (1u << 20)	/* bytes: the CPU copies them, after the gate */
+#define PAGEABLE (1u << 20)	/* bytes the CPU copies, after the gate */
 #define ROW 1024		/* the 2-D copy's row */
 
 static CUcontext ctx;
