@@ -12,10 +12,12 @@
 #include "context_hooks.h"
 #include "gem_ref.h"
 #include "kmd.h"
+#include "lock_assert.h"
 #include "ptx/ptx.h"
 
 static struct foreign_binding *find_locked(struct CUctx_st *ctx, uint64_t va)
 {
+	lock_assert_held(&ctx->lock);
 	for (size_t i = 0; i < ctx->nforeign; i++)
 		if (ctx->foreign[i].va == va)
 			return &ctx->foreign[i];
@@ -27,6 +29,7 @@ static int grow_locked(struct CUctx_st *ctx)
 	size_t cap = ctx->foreign_cap ? ctx->foreign_cap * 2 : 16;
 	struct foreign_binding *grown;
 
+	lock_assert_held(&ctx->lock);
 	if (ctx->nforeign < ctx->foreign_cap)
 		return 0;
 	grown = realloc(ctx->foreign, cap * sizeof(*grown));
@@ -48,6 +51,7 @@ static CUresult reprotect_locked(struct CUctx_st *ctx,
 {
 	int fd = ctx->dev->fd, err;
 
+	lock_assert_held(&ctx->lock);
 	if (b->writable == writable)
 		return CUDA_SUCCESS;
 	kmd_vm_unmap(fd, ctx->ctx_id, b->va, b->size);
@@ -102,6 +106,7 @@ static void unbind_at_locked(struct CUctx_st *ctx, size_t i)
 {
 	struct foreign_binding b = ctx->foreign[i];
 
+	lock_assert_held(&ctx->lock);
 	ctx->foreign[i] = ctx->foreign[--ctx->nforeign];
 	ctx->foreign_generation++;
 	kmd_vm_unmap(ctx->dev->fd, ctx->ctx_id, b.va, b.size);
@@ -146,12 +151,14 @@ bool ctx_foreign_covers(struct CUctx_st *ctx, uint64_t addr, uint64_t size)
 
 size_t ctx_foreign_count_locked(const struct CUctx_st *ctx)
 {
+	lock_assert_held(&ctx->lock);
 	return ctx->nforeign;
 }
 
 void ctx_foreign_ranges_locked(const struct CUctx_st *ctx,
 			       struct ptx_mem_range *out)
 {
+	lock_assert_held(&ctx->lock);
 	for (size_t i = 0; i < ctx->nforeign; i++)
 		out[i] = (struct ptx_mem_range){
 			.start = ctx->foreign[i].va,

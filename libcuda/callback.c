@@ -75,9 +75,9 @@ static CUresult start_thread(struct host_call *hc)
 	return err ? CUDA_ERROR_OUT_OF_MEMORY : CUDA_SUCCESS;
 }
 
-static CUresult enqueue(struct host_call *hc)
+/* Queues @hc on @s, which the caller holds. */
+static CUresult enqueue(struct host_call *hc, struct CUstream_st *s)
 {
-	struct CUstream_st *s = stream_resolve(hc->ctx, hc->handle);
 	const struct drm_vcuda_cmd nop = { .op = DRM_VCUDA_CMD_NOP };
 	struct drm_vcuda_cmd cmd = {
 		.op = DRM_VCUDA_CMD_SEM_ACQUIRE,
@@ -119,11 +119,10 @@ static CUresult submit_host_call(struct CUstream_st *s,
 	struct host_call *hc = malloc(sizeof(*hc));
 	CUresult res;
 
-	(void)s;	/* enqueue() resolves the handle the callback gets */
 	if (!hc)
 		return CUDA_ERROR_OUT_OF_MEMORY;
 	*hc = *(const struct host_call *)op->arg;
-	res = enqueue(hc);
+	res = enqueue(hc, s);
 	if (res != CUDA_SUCCESS)
 		free(hc);
 	return res;

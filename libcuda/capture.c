@@ -240,26 +240,16 @@ CUresult capture_forbid_sync(struct CUstream_st *s)
 
 /* --- API --- */
 
-/*
- * Starts a capture of @handle into @graph (NULL: a new graph), its first
- * node depending on @deps.
- */
-static CUresult begin_capture(CUstream handle, CUstreamCaptureMode mode,
-			      struct CUgraph_st *graph,
-			      const CUgraphNode *deps, size_t ndeps)
+/* Starts a capture of @s into @graph (NULL: a new graph), as below. */
+static CUresult begin_capture_on(struct CUstream_st *s,
+				 CUstreamCaptureMode mode,
+				 struct CUgraph_st *graph,
+				 const CUgraphNode *deps, size_t ndeps)
 {
-	struct CUctx_st *ctx;
-	struct CUstream_st *s;
 	struct capture *c;
-	CUresult res = ctx_enter(&ctx);
 
-	if (res != CUDA_SUCCESS)
-		return res;
-	if (mode > CU_STREAM_CAPTURE_MODE_RELAXED || (ndeps && !deps))
-		return CUDA_ERROR_INVALID_VALUE;
-	s = stream_resolve(ctx, handle);
 	/* The legacy default stream cannot be captured. */
-	if (s == ctx->null_stream)
+	if (s == s->ctx->null_stream)
 		return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
 	if (s->capture)
 		return CUDA_ERROR_ILLEGAL_STATE;
@@ -283,6 +273,29 @@ static CUresult begin_capture(CUstream handle, CUstreamCaptureMode mode,
 	s->capture = c;
 	set_deps(s, (struct CUgraphNode_st *const *)deps, ndeps);
 	return CUDA_SUCCESS;
+}
+
+/*
+ * Starts a capture of @handle into @graph (NULL: a new graph), its first
+ * node depending on @deps.
+ */
+static CUresult begin_capture(CUstream handle, CUstreamCaptureMode mode,
+			      struct CUgraph_st *graph,
+			      const CUgraphNode *deps, size_t ndeps)
+{
+	struct CUctx_st *ctx;
+	struct CUstream_st *s;
+	CUresult res = ctx_enter(&ctx);
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	if (mode > CU_STREAM_CAPTURE_MODE_RELAXED || (ndeps && !deps))
+		return CUDA_ERROR_INVALID_VALUE;
+	/* Held: another thread may destroy the stream meanwhile. */
+	s = stream_hold(ctx, handle);
+	res = begin_capture_on(s, mode, graph, deps, ndeps);
+	stream_put(s);
+	return res;
 }
 
 CUDA_EXPORT CUresult cuStreamBeginCapture(CUstream handle,
@@ -348,17 +361,11 @@ static void end_capture(struct capture *c)
  * A capture into the caller's graph gives that graph back (@out may be
  * NULL) and, invalidated, leaves it as it is: its nodes are the caller's.
  */
-CUDA_EXPORT CUresult cuStreamEndCapture(CUstream handle, CUgraph *out)
+static CUresult end_capture_on(struct CUstream_st *s, CUgraph *out)
 {
-	struct CUctx_st *ctx;
-	struct CUstream_st *s;
-	struct capture *c;
-	CUresult res = ctx_enter(&ctx);
+	struct capture *c = s->capture;
+	CUresult res;
 
-	if (res != CUDA_SUCCESS)
-		return res;
-	s = stream_resolve(ctx, handle);
-	c = s->capture;
 	if (!out && !(c && c->to_graph))
 		return CUDA_ERROR_INVALID_VALUE;
 	if (!c)
@@ -375,8 +382,7 @@ CUDA_EXPORT CUresult cuStreamEndCapture(CUstream handle, CUgraph *out)
 	return res;
 }
 
-CUDA_EXPORT CUresult cuStreamIsCapturing(CUstream handle,
-					 CUstreamCaptureStatus *status)
+CUDA_EXPORT CUresult cuStreamEndCapture(CUstream handle, CUgraph *out)
 {
 	struct CUctx_st *ctx;
 	struct CUstream_st *s;
@@ -384,28 +390,24 @@ CUDA_EXPORT CUresult cuStreamIsCapturing(CUstream handle,
 
 	if (res != CUDA_SUCCESS)
 		return res;
-	if (!status)
-		return CUDA_ERROR_INVALID_VALUE;
-	s = stream_resolve(ctx, handle);
-	*status = !s->capture ? CU_STREAM_CAPTURE_STATUS_NONE
-		  : s->capture->invalidated ? CU_STREAM_CAPTURE_STATUS_INVALIDATED
-		  : CU_STREAM_CAPTURE_STATUS_ACTIVE;
-	return CUDA_SUCCESS;
+	/* Held: another thread may destroy the stream meanwhile. */
+	s = stream_hold(ctx, handle);
+	res = end_capture_on(s, out);
+	stream_put(s);
+	return res;
 }
 
-CUDA_EXPORT CUresult cuStreamGetCaptureInfo(CUstream handle,
-					    CUstreamCaptureStatus *status,
-					    cuuint64_t *id, CUgraph *graph,
-					    const CUgraphNode **deps,
-					    const CUgraphEdgeData **edges,
-					    size_t *ndeps)
+/* What cuStreamGetCaptureInfo tells of @s (pointers may be NULL). */
+static void capture_info(const struct CUstream_st *s,
+			 CUstreamCaptureStatus *status, cuuint64_t *id,
+			 CUgraph *graph, const CUgraphNode **deps,
+			 const CUgraphEdgeData **edges, size_t *ndeps)
 {
-	CUresult res = cuStreamIsCapturing(handle, status);
-	struct CUstream_st *s;
-
-	if (res != CUDA_SUCCESS)
-		return res;
-	s = stream_resolve(ctx_current(), handle);
+	if (status)
+		*status = !s->capture ? CU_STREAM_CAPTURE_STATUS_NONE
+			  : s->capture->invalidated
+			  ? CU_STREAM_CAPTURE_STATUS_INVALIDATED
+			  : CU_STREAM_CAPTURE_STATUS_ACTIVE;
 	if (id)
 		*id = s->capture ? s->capture->id : 0;
 	if (graph)
@@ -416,6 +418,53 @@ CUDA_EXPORT CUresult cuStreamGetCaptureInfo(CUstream handle,
 		*edges = NULL;	/* default edges only */
 	if (ndeps)
 		*ndeps = s->capture ? s->ncapture_deps : 0;
+}
+
+CUDA_EXPORT CUresult cuStreamGetCaptureInfo(CUstream handle,
+					    CUstreamCaptureStatus *status,
+					    cuuint64_t *id, CUgraph *graph,
+					    const CUgraphNode **deps,
+					    const CUgraphEdgeData **edges,
+					    size_t *ndeps)
+{
+	struct CUctx_st *ctx;
+	struct CUstream_st *s;
+	CUresult res = ctx_enter(&ctx);
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	if (!status)
+		return CUDA_ERROR_INVALID_VALUE;
+	/* Held: another thread may destroy the stream meanwhile. */
+	s = stream_hold(ctx, handle);
+	capture_info(s, status, id, graph, deps, edges, ndeps);
+	stream_put(s);
+	return CUDA_SUCCESS;
+}
+
+CUDA_EXPORT CUresult cuStreamIsCapturing(CUstream handle,
+					 CUstreamCaptureStatus *status)
+{
+	return cuStreamGetCaptureInfo(handle, status, NULL, NULL, NULL, NULL,
+				      NULL);
+}
+
+static CUresult update_deps_on(struct CUstream_st *s, CUgraphNode *deps,
+			       const CUgraphEdgeData *edges, size_t ndeps,
+			       unsigned int flags)
+{
+	if (!s->capture)
+		return CUDA_ERROR_ILLEGAL_STATE;
+	if (ndeps && !deps)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (!graph_edges_default(edges, ndeps))
+		return CUDA_ERROR_NOT_SUPPORTED;
+	if (flags == CU_STREAM_SET_CAPTURE_DEPENDENCIES)
+		set_deps(s, (struct CUgraphNode_st **)deps, ndeps);
+	else if (flags == CU_STREAM_ADD_CAPTURE_DEPENDENCIES)
+		merge_deps(s, (struct CUgraphNode_st **)deps, ndeps);
+	else
+		return CUDA_ERROR_INVALID_VALUE;
 	return CUDA_SUCCESS;
 }
 
@@ -431,20 +480,11 @@ CUDA_EXPORT CUresult cuStreamUpdateCaptureDependencies(CUstream handle,
 
 	if (res != CUDA_SUCCESS)
 		return res;
-	s = stream_resolve(ctx, handle);
-	if (!s->capture)
-		return CUDA_ERROR_ILLEGAL_STATE;
-	if (ndeps && !deps)
-		return CUDA_ERROR_INVALID_VALUE;
-	if (!graph_edges_default(edges, ndeps))
-		return CUDA_ERROR_NOT_SUPPORTED;
-	if (flags == CU_STREAM_SET_CAPTURE_DEPENDENCIES)
-		set_deps(s, (struct CUgraphNode_st **)deps, ndeps);
-	else if (flags == CU_STREAM_ADD_CAPTURE_DEPENDENCIES)
-		merge_deps(s, (struct CUgraphNode_st **)deps, ndeps);
-	else
-		return CUDA_ERROR_INVALID_VALUE;
-	return CUDA_SUCCESS;
+	/* Held: another thread may destroy the stream meanwhile. */
+	s = stream_hold(ctx, handle);
+	res = update_deps_on(s, deps, edges, ndeps, flags);
+	stream_put(s);
+	return res;
 }
 
 CUDA_EXPORT CUresult cuThreadExchangeStreamCaptureMode(CUstreamCaptureMode *mode)

@@ -101,7 +101,9 @@ struct CUgraph_st *graph_copy(const struct CUgraph_st *graph);
 /*
  * Conditional nodes (graph_cond.c): a copy of @n's bodies into @c, their
  * release, and running @n on @stream (a step on the stream that picks
- * and runs a body once the work before it is done).
+ * and runs a body once the work before it is done). Graph replay gives
+ * these and graph_run_serial a stream, held while they run, never a
+ * default-stream handle (graph_exec.c's cuGraphLaunch).
  */
 CUresult graph_cond_copy(const struct CUgraphNode_st *n,
 			 struct CUgraphNode_st *c);

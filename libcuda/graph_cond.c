@@ -305,7 +305,7 @@ static void cond_step(void *arg)
 CUresult graph_cond_run(const struct CUgraphNode_st *n, CUstream stream)
 {
 	/* Recorded into another graph, the step would outlive its node. */
-	if (stream_capturing(stream_resolve(ctx_current(), stream)))
+	if (stream_capturing(stream))
 		return CUDA_ERROR_NOT_SUPPORTED;
 	return cuLaunchHostFunc(stream, cond_step, (void *)n);
 }

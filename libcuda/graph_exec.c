@@ -79,14 +79,17 @@ fail:
 }
 
 
+/*
+ * @stream is a stream, never a default-stream handle: the launch's, held
+ * by cuGraphLaunch, a lane of the schedule, or a conditional body's.
+ */
 static CUresult run_node(const struct CUgraphNode_st *n, CUstream stream)
 {
 	const CUDA_MEMSET_NODE_PARAMS *m = &n->u.memset;
 
 	switch (n->type) {
 	case CU_GRAPH_NODE_TYPE_KERNEL:
-		return launch_enqueue(stream_resolve(ctx_current(), stream),
-				      &n->u.kernel,
+		return launch_enqueue(stream, &n->u.kernel,
 				      n->u.kernel.attrs.cooperative
 				      ? PTX_LAUNCH_COOPERATIVE : 0);
 	case CU_GRAPH_NODE_TYPE_MEMCPY:
@@ -112,8 +115,7 @@ static CUresult run_node(const struct CUgraphNode_st *n, CUstream stream)
 	case CU_GRAPH_NODE_TYPE_MEM_ALLOC:
 		return graph_mem_launch_alloc(n->u.mem);
 	case CU_GRAPH_NODE_TYPE_MEM_FREE:
-		return graph_mem_launch_free(n->u.mem_free,
-					     stream_resolve(ctx_current(), stream));
+		return graph_mem_launch_free(n->u.mem_free, stream);
 	case CU_GRAPH_NODE_TYPE_CONDITIONAL:
 		return graph_cond_run(n, stream);
 	case CU_GRAPH_NODE_TYPE_EMPTY:
@@ -222,7 +224,8 @@ CUDA_EXPORT CUresult cuGraphInstantiateWithParams(
  * A graph whose allocations are still allocated from an earlier launch
  * may not run again (CUDA), unless it frees them itself first.
  */
-static CUresult check_allocations(struct CUgraphExec_st *e, CUstream stream)
+static CUresult check_allocations(struct CUgraphExec_st *e,
+				  struct CUstream_st *s)
 {
 	for (size_t i = 0; i < e->graph->count; i++) {
 		struct CUgraphNode_st *n = e->graph->nodes[i];
@@ -232,30 +235,49 @@ static CUresult check_allocations(struct CUgraphExec_st *e, CUstream stream)
 			continue;
 		if (!(e->flags & CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH))
 			return CUDA_ERROR_INVALID_VALUE;
-		graph_mem_launch_free(graph_mem_address(n->u.mem),
-				      stream_resolve(ctx_current(), stream));
+		graph_mem_launch_free(graph_mem_address(n->u.mem), s);
 	}
 	return CUDA_SUCCESS;
 }
 
+/* Launches @e on @s, which the caller holds: its nodes name it as theirs. */
+static CUresult launch_on(struct CUgraphExec_st *e, struct CUstream_st *s)
+{
+	CUresult res = check_allocations(e, s);
+
+	if (res == CUDA_SUCCESS)
+		res = graph_cond_assign_defaults(e->graph, s);
+	if (res != CUDA_SUCCESS)
+		return res;
+	/* Captured into another graph: one stream keeps the capture simple. */
+	if (e->serial || stream_capturing(s))
+		return run_order(e->order, e->graph->count, s);
+	res = graph_sched_run(e->sched, s, run_node);
+	if (res != CUDA_SUCCESS)
+		return res;
+	return graph_hold_user_objects(e->graph, s);
+}
+
 CUDA_EXPORT CUresult cuGraphLaunch(CUgraphExec e, CUstream stream)
 {
+	struct CUctx_st *ctx;
+	struct CUstream_st *s;
 	CUresult res;
 
 	if (!e)
 		return CUDA_ERROR_INVALID_VALUE;
-	res = check_allocations(e, stream);
-	if (res == CUDA_SUCCESS)
-		res = graph_cond_assign_defaults(e->graph, stream);
+	res = ctx_enter(&ctx);
 	if (res != CUDA_SUCCESS)
 		return res;
-	/* Captured into another graph: one stream keeps the capture simple. */
-	if (e->serial || stream_capturing(stream_resolve(ctx_current(), stream)))
-		return run_order(e->order, e->graph->count, stream);
-	res = graph_sched_run(e->sched, stream, run_node);
-	if (res != CUDA_SUCCESS)
-		return res;
-	return graph_hold_user_objects(e->graph, stream);
+	/*
+	 * Held for the whole launch: another thread may destroy the stream
+	 * meanwhile. The nodes get the held stream itself as their handle
+	 * (the default stream handles resolve to it once, here).
+	 */
+	s = stream_hold(ctx, stream);
+	res = launch_on(e, s);
+	stream_put(s);
+	return res;
 }
 
 CUDA_EXPORT CUresult cuGraphUpload(CUgraphExec e, CUstream stream)

@@ -22,6 +22,7 @@
 #include "graph_mem.h"
 #include "hostmap.h"
 #include "kmd.h"
+#include "lock_assert.h"
 #include "mempool_internal.h"
 #include "stream.h"
 
@@ -120,6 +121,7 @@ CUresult graph_mem_new(struct vc_device *dev, uint64_t size,
 /* Gives back the backing once its last free has passed; mems_lock held. */
 static void unback_locked(struct graph_mem *m)
 {
+	lock_assert_held(&mems_lock);
 	if (!m->bo)
 		return;
 	if (m->freed_on)
@@ -200,6 +202,7 @@ static struct graph_mem *at_locked(uint64_t va)
 {
 	struct graph_mem *m = mems;
 
+	lock_assert_held(&mems_lock);
 	while (m && m->va != va)
 		m = m->next;
 	return m;

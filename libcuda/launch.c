@@ -83,9 +83,9 @@ static CUresult give_workspace(struct launch_record *rec)
 	return CUDA_SUCCESS;
 }
 
-/* Fills the launch (and its ranges) and queues the record. */
+/* Fills the launch (and its ranges) and queues the record on @s. */
 static CUresult queue_record(struct CUctx_st *ctx, struct launch_record *rec,
-			     CUstream stream)
+			     struct CUstream_st *s)
 {
 	CUresult res = CUDA_SUCCESS;
 
@@ -107,7 +107,7 @@ static CUresult queue_record(struct CUctx_st *ctx, struct launch_record *rec,
 	 * the compile, which the job does not wait for.
 	 */
 	ptx_kernel_prepare(rec->launch.kernel);
-	return stream_launch(stream_resolve(ctx, stream), rec);
+	return stream_launch(s, rec);
 }
 
 /* Checks a launch configuration of @f in @ctx. */
@@ -131,7 +131,8 @@ static CUresult check_launch(struct CUctx_st *ctx, const struct CUfunc_st *f,
 
 CUresult launch_packed(struct CUfunc_st *f, const uint32_t grid[3],
 		       const uint32_t block[3], unsigned int shared,
-		       CUstream stream, const void *packed, uint32_t flags)
+		       struct CUstream_st *s, const void *packed,
+		       uint32_t flags)
 {
 	struct launch_record *rec;
 	struct CUctx_st *ctx;
@@ -161,7 +162,7 @@ CUresult launch_packed(struct CUfunc_st *f, const uint32_t grid[3],
 		.sm_count = ctx->dev->info.sm_count,
 		.kill = &ctx->kill,
 	};
-	res = queue_record(ctx, rec, stream);
+	res = queue_record(ctx, rec, s);
 	if (res != CUDA_SUCCESS)
 		launch_record_free(rec);
 	return res;

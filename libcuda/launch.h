@@ -23,9 +23,10 @@ struct graph_kernel;
 CUresult launch_enqueue(struct CUstream_st *s, const struct graph_kernel *k,
 			uint32_t flags);
 
-/* Launches @f with parameters already packed, now. */
+/* Launches @f with parameters already packed, now, on @s (held). */
 CUresult launch_packed(struct CUfunc_st *f, const uint32_t grid[3],
 		       const uint32_t block[3], unsigned int shared,
-		       CUstream stream, const void *packed, uint32_t flags);
+		       struct CUstream_st *s, const void *packed,
+		       uint32_t flags);
 
 #endif

@@ -25,6 +25,7 @@
 #include "capture.h"
 #include "memcpy.h"
 #include "stream.h"
+#include "sync_call.h"
 
 /* Whether @addr lies in any known allocation (of any context). */
 static bool alloc_known(uint64_t addr)
@@ -62,27 +63,27 @@ static CUresult sync_owner(struct CUctx_st *ctx, uint64_t addr)
 }
 
 /*
- * Waits for the current context (a _ptds form: for the thread's per-thread
- * stream, sync_call_wait), the first step of every sync copy.
+ * Waits for what a synchronous call on @on waits for (sync_call_wait),
+ * the first step of every sync copy.
  */
-static CUresult enter_sync_copy_ctx(struct CUctx_st **out)
+static CUresult enter_sync_copy_ctx(CUstream on, struct CUctx_st **out)
 {
 	struct CUctx_st *ctx;
 	CUresult res = ctx_enter(&ctx);
 
 	if (res != CUDA_SUCCESS)
 		return res;
-	res = sync_call_wait(ctx);
+	res = sync_call_wait(ctx, on);
 	ctx_flush_printf(ctx);
 	*out = ctx;
 	return res;
 }
 
 /* ... and the contexts owning @dst and @src, for copies. */
-static CUresult enter_sync_copy2(uint64_t dst, uint64_t src)
+static CUresult enter_sync_copy2(uint64_t dst, uint64_t src, CUstream on)
 {
 	struct CUctx_st *ctx;
-	CUresult res = enter_sync_copy_ctx(&ctx);
+	CUresult res = enter_sync_copy_ctx(on, &ctx);
 
 	if (res == CUDA_SUCCESS)
 		res = sync_owner(ctx, dst);
@@ -91,10 +92,10 @@ static CUresult enter_sync_copy2(uint64_t dst, uint64_t src)
 	return res;
 }
 
-CUDA_EXPORT CUresult cuMemcpyHtoD(CUdeviceptr dst, const void *src,
-				  size_t bytes)
+CUresult memcpy_htod_on(CUdeviceptr dst, const void *src, size_t bytes,
+			CUstream on)
 {
-	CUresult res = enter_sync_copy2(dst, 0);
+	CUresult res = enter_sync_copy2(dst, 0, on);
 
 	if (res != CUDA_SUCCESS || bytes == 0)
 		return res;
@@ -106,9 +107,15 @@ CUDA_EXPORT CUresult cuMemcpyHtoD(CUdeviceptr dst, const void *src,
 	return res;
 }
 
-CUDA_EXPORT CUresult cuMemcpyDtoH(void *dst, CUdeviceptr src, size_t bytes)
+CUDA_EXPORT CUresult cuMemcpyHtoD(CUdeviceptr dst, const void *src,
+				  size_t bytes)
 {
-	CUresult res = enter_sync_copy2(0, src);
+	return memcpy_htod_on(dst, src, bytes, CU_STREAM_LEGACY);
+}
+
+CUresult memcpy_dtoh_on(void *dst, CUdeviceptr src, size_t bytes, CUstream on)
+{
+	CUresult res = enter_sync_copy2(0, src, on);
 
 	if (res != CUDA_SUCCESS || bytes == 0)
 		return res;
@@ -120,10 +127,15 @@ CUDA_EXPORT CUresult cuMemcpyDtoH(void *dst, CUdeviceptr src, size_t bytes)
 	return res;
 }
 
-CUDA_EXPORT CUresult cuMemcpyDtoD(CUdeviceptr dst, CUdeviceptr src,
-				  size_t bytes)
+CUDA_EXPORT CUresult cuMemcpyDtoH(void *dst, CUdeviceptr src, size_t bytes)
 {
-	CUresult res = enter_sync_copy2(dst, src);
+	return memcpy_dtoh_on(dst, src, bytes, CU_STREAM_LEGACY);
+}
+
+CUresult memcpy_dtod_on(CUdeviceptr dst, CUdeviceptr src, size_t bytes,
+			CUstream on)
+{
+	CUresult res = enter_sync_copy2(dst, src, on);
 
 	if (res != CUDA_SUCCESS || bytes == 0)
 		return res;
@@ -136,13 +148,20 @@ CUDA_EXPORT CUresult cuMemcpyDtoD(CUdeviceptr dst, CUdeviceptr src,
 	return res;
 }
 
+CUDA_EXPORT CUresult cuMemcpyDtoD(CUdeviceptr dst, CUdeviceptr src,
+				  size_t bytes)
+{
+	return memcpy_dtod_on(dst, src, bytes, CU_STREAM_LEGACY);
+}
+
 /*
  * cuMemcpy with unified addressing: either side may be device or host
  * memory; unknown addresses are taken as pageable host memory.
  */
-CUDA_EXPORT CUresult cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t bytes)
+CUresult memcpy_unified_on(CUdeviceptr dst, CUdeviceptr src, size_t bytes,
+			   CUstream on)
 {
-	CUresult res = enter_sync_copy2(dst, src);
+	CUresult res = enter_sync_copy2(dst, src, on);
 	struct vc_alloc alloc;
 
 	if (res != CUDA_SUCCESS || bytes == 0)
@@ -159,12 +178,17 @@ CUDA_EXPORT CUresult cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t bytes)
 	return res;
 }
 
+CUDA_EXPORT CUresult cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t bytes)
+{
+	return memcpy_unified_on(dst, src, bytes, CU_STREAM_LEGACY);
+}
+
 /* Writes @count elements of @elem_size bytes, each @pattern. */
-static CUresult memset_elements(CUdeviceptr dst, uint32_t pattern,
-				size_t elem_size, size_t count)
+CUresult memset_on(CUdeviceptr dst, uint32_t pattern, size_t elem_size,
+		   size_t count, CUstream on)
 {
 	struct CUctx_st *ctx;
-	CUresult res = enter_sync_copy_ctx(&ctx);
+	CUresult res = enter_sync_copy_ctx(on, &ctx);
 
 	if (res != CUDA_SUCCESS || count == 0)
 		return res;
@@ -190,18 +214,18 @@ static CUresult memset_elements(CUdeviceptr dst, uint32_t pattern,
 
 CUDA_EXPORT CUresult cuMemsetD8(CUdeviceptr dst, unsigned char value, size_t n)
 {
-	return memset_elements(dst, value, 1, n);
+	return memset_on(dst, value, 1, n, CU_STREAM_LEGACY);
 }
 
 CUDA_EXPORT CUresult cuMemsetD16(CUdeviceptr dst, unsigned short value,
 				 size_t n)
 {
-	return memset_elements(dst, value, 2, n);
+	return memset_on(dst, value, 2, n, CU_STREAM_LEGACY);
 }
 
 CUDA_EXPORT CUresult cuMemsetD32(CUdeviceptr dst, unsigned int value, size_t n)
 {
-	return memset_elements(dst, value, 4, n);
+	return memset_on(dst, value, 4, n, CU_STREAM_LEGACY);
 }
 
 /* --- Asynchronous copies and sets --- */
@@ -362,24 +386,30 @@ static CUresult submit_memset(struct CUstream_st *s, const struct stream_op *op)
 static CUresult memset_async(CUdeviceptr dst, uint32_t pattern,
 			     size_t elem_size, size_t count, CUstream hstream)
 {
+	struct CUstream_st *s;
 	struct CUctx_st *ctx;
 	CUresult res = ctx_enter(&ctx);
 
 	if (res != CUDA_SUCCESS || count == 0)
 		return res;
-	if (dst % elem_size || count > SIZE_MAX / elem_size ||
-	    !device_target(ctx, stream_resolve(ctx, hstream), dst,
-			   count * elem_size))
+	if (dst % elem_size || count > SIZE_MAX / elem_size)
 		return CUDA_ERROR_INVALID_VALUE;
-	return stream_enqueue_handle(ctx, hstream, &(struct stream_op){
-		.type = CU_GRAPH_NODE_TYPE_MEMSET,
-		.u.memset = {
-			.dst = dst, .value = pattern,
-			.elementSize = (unsigned int)elem_size,
-			.width = count, .height = 1,
-		},
-		.submit = submit_memset,
-	});
+	/* Held: another thread may destroy the stream meanwhile. */
+	s = stream_hold(ctx, hstream);
+	if (!device_target(ctx, s, dst, count * elem_size))
+		res = CUDA_ERROR_INVALID_VALUE;
+	else
+		res = stream_enqueue(s, &(struct stream_op){
+			.type = CU_GRAPH_NODE_TYPE_MEMSET,
+			.u.memset = {
+				.dst = dst, .value = pattern,
+				.elementSize = (unsigned int)elem_size,
+				.width = count, .height = 1,
+			},
+			.submit = submit_memset,
+		});
+	stream_put(s);
+	return res;
 }
 
 CUDA_EXPORT CUresult cuMemsetD8Async(CUdeviceptr dst, unsigned char value,
@@ -427,7 +457,7 @@ CUDA_EXPORT CUresult cuMemcpyPeer(CUdeviceptr dst, CUcontext dst_ctx,
 		res = ctx_synchronize(src_ctx);
 	if (res != CUDA_SUCCESS)
 		return res;
-	return cuMemcpyDtoD(dst, src, bytes);
+	return memcpy_dtod_on(dst, src, bytes, CU_STREAM_LEGACY);
 }
 
 /*

@@ -4,8 +4,8 @@
  * into a box: first bytes, width in bytes, height, depth, and the pitches
  * between rows and slices on each side. A box between device-visible
  * ranges goes to the copy engine as one COPY command (asynchronous
- * calls); otherwise the CPU walks it row by row, after the stream (or,
- * for synchronous calls, the whole context) is idle.
+ * calls); otherwise the CPU walks it row by row, after the stream is
+ * idle (synchronous calls: what sync_call_wait waits for).
  */
 #include <stdbool.h>
 #include <string.h>
@@ -17,6 +17,7 @@
 #include "enqueue.h"
 #include "memcpy.h"
 #include "stream.h"
+#include "sync_call.h"
 
 struct copy_box {
 	uint64_t src, dst;
@@ -174,6 +175,7 @@ static int ranges_overlap(uint64_t a, uint64_t alen, uint64_t b, uint64_t blen)
 /* A box to copy, with what run_box() learnt of its two sides. */
 struct box_job {
 	struct CUctx_st *ctx;
+	CUstream on;		/* a sync call's stream (sync_call.h) */
 	const struct copy_box *b;
 	uint64_t slen, dlen;
 	enum range_kind ks, kd;
@@ -181,7 +183,8 @@ struct box_job {
 
 /*
  * Copies on @s (asynchronously when @async: the copy engine if it can),
- * or after the whole context (synchronous calls), on the CPU otherwise.
+ * or after what a synchronous call on @j->on waits for, on the CPU
+ * otherwise.
  */
 static CUresult copy_box_now(const struct box_job *j, struct CUstream_st *s,
 			     int async)
@@ -208,7 +211,7 @@ static CUresult copy_box_now(const struct box_job *j, struct CUstream_st *s,
 		return stream_submit(s, DRM_VCUDA_ENGINE_COPY, &cmd, 1, NULL,
 				     &point);
 	}
-	res = async ? stream_wait_idle(s) : sync_call_wait(j->ctx);
+	res = async ? stream_wait_idle(s) : sync_call_wait(j->ctx, j->on);
 	if (!async)
 		ctx_flush_printf(j->ctx);
 	if (res == CUDA_SUCCESS)
@@ -224,14 +227,12 @@ static CUresult submit_box(struct CUstream_st *s, const struct stream_op *op)
 }
 
 /*
- * Runs @b on @hstream (asynchronously when @async), or after the whole
- * context (synchronous calls; a _ptds form: after the thread's per-thread
- * stream, sync_call_wait).
+ * Runs @b on @hstream: asynchronously when @async, else as a synchronous
+ * call on it (sync_call.h).
  */
 static CUresult run_box(const struct copy_box *b, CUstream hstream, int async)
 {
-	struct box_job job = { .b = b };
-	struct CUstream_st *s;
+	struct box_job job = { .b = b, .on = hstream };
 	CUresult res = ctx_enter(&job.ctx);
 
 	if (res != CUDA_SUCCESS || !b->width || !b->height || !b->depth)
@@ -242,10 +243,9 @@ static CUresult run_box(const struct copy_box *b, CUstream hstream, int async)
 	job.kd = classify(job.ctx, b->dst, job.dlen);
 	if (job.ks == RANGE_INVALID || job.kd == RANGE_INVALID)
 		return CUDA_ERROR_INVALID_VALUE;
-	s = stream_resolve(job.ctx, hstream);
 	if (!async)
-		return copy_box_now(&job, s, 0);
-	return stream_enqueue(s, &(struct stream_op){
+		return copy_box_now(&job, NULL, 0);
+	return stream_enqueue_handle(job.ctx, hstream, &(struct stream_op){
 		.type = CU_GRAPH_NODE_TYPE_MEMCPY,
 		.u.memcpy = {
 			.srcMemoryType = CU_MEMORYTYPE_UNIFIED, .srcDevice = b->src,
@@ -261,17 +261,22 @@ static CUresult run_box(const struct copy_box *b, CUstream hstream, int async)
 	});
 }
 
-CUDA_EXPORT CUresult cuMemcpy2D(const CUDA_MEMCPY2D *p)
+CUresult memcpy_2d_on(const CUDA_MEMCPY2D *p, CUstream on)
 {
 	struct copy_box b;
 	CUresult res = box_from_2d(p, &b);
 
-	return res != CUDA_SUCCESS ? res : run_box(&b, NULL, 0);
+	return res != CUDA_SUCCESS ? res : run_box(&b, on, 0);
+}
+
+CUDA_EXPORT CUresult cuMemcpy2D(const CUDA_MEMCPY2D *p)
+{
+	return memcpy_2d_on(p, CU_STREAM_LEGACY);
 }
 
 CUDA_EXPORT CUresult cuMemcpy2DUnaligned(const CUDA_MEMCPY2D *p)
 {
-	return cuMemcpy2D(p);
+	return memcpy_2d_on(p, CU_STREAM_LEGACY);
 }
 
 CUDA_EXPORT CUresult cuMemcpy2DAsync(const CUDA_MEMCPY2D *p, CUstream stream)
@@ -282,12 +287,17 @@ CUDA_EXPORT CUresult cuMemcpy2DAsync(const CUDA_MEMCPY2D *p, CUstream stream)
 	return res != CUDA_SUCCESS ? res : run_box(&b, stream, 1);
 }
 
-CUDA_EXPORT CUresult cuMemcpy3D(const CUDA_MEMCPY3D *p)
+CUresult memcpy_3d_on(const CUDA_MEMCPY3D *p, CUstream on)
 {
 	struct copy_box b;
 	CUresult res = box_from_3d(p, &b);
 
-	return res != CUDA_SUCCESS ? res : run_box(&b, NULL, 0);
+	return res != CUDA_SUCCESS ? res : run_box(&b, on, 0);
+}
+
+CUDA_EXPORT CUresult cuMemcpy3D(const CUDA_MEMCPY3D *p)
+{
+	return memcpy_3d_on(p, CU_STREAM_LEGACY);
 }
 
 CUDA_EXPORT CUresult cuMemcpy3DAsync(const CUDA_MEMCPY3D *p, CUstream stream)
@@ -334,9 +344,19 @@ static CUresult submit_fill_2d(struct CUstream_st *s,
 	return stream_submit(s, DRM_VCUDA_ENGINE_COPY, &cmd, 1, NULL, &point);
 }
 
-static CUresult memset_2d(CUdeviceptr dst, size_t pitch, uint32_t value,
-			  size_t elem, size_t width, size_t height,
-			  CUstream hstream, int async)
+/* A 2D set of @elem bytes per element, checked; @len its extent. */
+static CUresult check_2d(CUdeviceptr dst, size_t pitch, size_t elem,
+			 size_t width, size_t height, uint64_t *len)
+{
+	if (dst % elem || (height > 1 && (pitch < width * elem || pitch % elem)))
+		return CUDA_ERROR_INVALID_VALUE;
+	*len = (height - 1) * pitch + width * elem;
+	return CUDA_SUCCESS;
+}
+
+CUresult memset_2d_on(CUdeviceptr dst, size_t pitch, uint32_t value,
+		      size_t elem_size, size_t width, size_t height,
+		      CUstream on)
 {
 	struct CUctx_st *ctx;
 	uint64_t len;
@@ -344,27 +364,45 @@ static CUresult memset_2d(CUdeviceptr dst, size_t pitch, uint32_t value,
 
 	if (res != CUDA_SUCCESS || !width || !height)
 		return res;
-	if (dst % elem || (height > 1 && (pitch < width * elem || pitch % elem)))
-		return CUDA_ERROR_INVALID_VALUE;
-	len = (height - 1) * pitch + width * elem;
-	if (!device_target(ctx, async ? stream_resolve(ctx, hstream) : NULL,
-			   dst, len))
-		return CUDA_ERROR_INVALID_VALUE;
-	if (async)
-		return stream_enqueue_handle(ctx, hstream,
-					     &(struct stream_op){
-					.type = CU_GRAPH_NODE_TYPE_MEMSET,
-					.u.memset = {
-						.dst = dst, .pitch = pitch,
-						.value = value,
-						.elementSize = (unsigned int)elem,
-						.width = width, .height = height,
-					},
-					.submit = submit_fill_2d,
-				      });
-	res = sync_call_wait(ctx);
+	res = check_2d(dst, pitch, elem_size, width, height, &len);
+	if (res == CUDA_SUCCESS && !device_target(ctx, NULL, dst, len))
+		res = CUDA_ERROR_INVALID_VALUE;
 	if (res == CUDA_SUCCESS)
-		fill_rows_cpu(dst, pitch, value, elem, width, height);
+		res = sync_call_wait(ctx, on);
+	if (res == CUDA_SUCCESS)
+		fill_rows_cpu(dst, pitch, value, elem_size, width, height);
+	return res;
+}
+
+static CUresult memset_2d_async(CUdeviceptr dst, size_t pitch, uint32_t value,
+				size_t elem, size_t width, size_t height,
+				CUstream hstream)
+{
+	struct CUstream_st *s;
+	struct CUctx_st *ctx;
+	uint64_t len;
+	CUresult res = ctx_enter(&ctx);
+
+	if (res != CUDA_SUCCESS || !width || !height)
+		return res;
+	res = check_2d(dst, pitch, elem, width, height, &len);
+	if (res != CUDA_SUCCESS)
+		return res;
+	/* Held: another thread may destroy the stream meanwhile. */
+	s = stream_hold(ctx, hstream);
+	if (!device_target(ctx, s, dst, len))
+		res = CUDA_ERROR_INVALID_VALUE;
+	else
+		res = stream_enqueue(s, &(struct stream_op){
+			.type = CU_GRAPH_NODE_TYPE_MEMSET,
+			.u.memset = {
+				.dst = dst, .pitch = pitch, .value = value,
+				.elementSize = (unsigned int)elem,
+				.width = width, .height = height,
+			},
+			.submit = submit_fill_2d,
+		});
+	stream_put(s);
 	return res;
 }
 
@@ -372,40 +410,43 @@ CUDA_EXPORT CUresult cuMemsetD2D8(CUdeviceptr dst, size_t pitch,
 				  unsigned char value, size_t width,
 				  size_t height)
 {
-	return memset_2d(dst, pitch, value, 1, width, height, NULL, 0);
+	return memset_2d_on(dst, pitch, value, 1, width, height,
+			    CU_STREAM_LEGACY);
 }
 
 CUDA_EXPORT CUresult cuMemsetD2D16(CUdeviceptr dst, size_t pitch,
 				   unsigned short value, size_t width,
 				   size_t height)
 {
-	return memset_2d(dst, pitch, value, 2, width, height, NULL, 0);
+	return memset_2d_on(dst, pitch, value, 2, width, height,
+			    CU_STREAM_LEGACY);
 }
 
 CUDA_EXPORT CUresult cuMemsetD2D32(CUdeviceptr dst, size_t pitch,
 				   unsigned int value, size_t width,
 				   size_t height)
 {
-	return memset_2d(dst, pitch, value, 4, width, height, NULL, 0);
+	return memset_2d_on(dst, pitch, value, 4, width, height,
+			    CU_STREAM_LEGACY);
 }
 
 CUDA_EXPORT CUresult cuMemsetD2D8Async(CUdeviceptr dst, size_t pitch,
 				       unsigned char value, size_t width,
 				       size_t height, CUstream stream)
 {
-	return memset_2d(dst, pitch, value, 1, width, height, stream, 1);
+	return memset_2d_async(dst, pitch, value, 1, width, height, stream);
 }
 
 CUDA_EXPORT CUresult cuMemsetD2D16Async(CUdeviceptr dst, size_t pitch,
 					unsigned short value, size_t width,
 					size_t height, CUstream stream)
 {
-	return memset_2d(dst, pitch, value, 2, width, height, stream, 1);
+	return memset_2d_async(dst, pitch, value, 2, width, height, stream);
 }
 
 CUDA_EXPORT CUresult cuMemsetD2D32Async(CUdeviceptr dst, size_t pitch,
 					unsigned int value, size_t width,
 					size_t height, CUstream stream)
 {
-	return memset_2d(dst, pitch, value, 4, width, height, stream, 1);
+	return memset_2d_async(dst, pitch, value, 4, width, height, stream);
 }

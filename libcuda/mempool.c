@@ -24,6 +24,7 @@
 #include "graph_mem.h"
 #include "hostmap.h"
 #include "kmd.h"
+#include "lock_assert.h"
 #include "memory.h"
 #include "mempool.h"
 #include "mempool_internal.h"
@@ -174,6 +175,7 @@ struct pool_block *pool_block_at_locked(CUmemoryPool pool, uint64_t va)
 {
 	struct pool_block *b = pool->blocks;
 
+	lock_assert_held(&pool->lock);
 	while (b && b->va != va)
 		b = b->next;
 	return b;
@@ -330,6 +332,29 @@ static CUresult submit_alloc(struct CUstream_st *s, const struct stream_op *op)
 			     op->u.alloc.va);
 }
 
+/* Allocates from @pool (@from_current: @s's device's) in @s's order. */
+static CUresult alloc_on_stream(struct CUstream_st *s, size_t size,
+				CUmemoryPool pool, bool from_current,
+				uint64_t *va)
+{
+	CUresult res = CUDA_SUCCESS;
+
+	if (from_current)
+		pool = mempool_current(s->ctx->dev->ordinal);
+	pthread_mutex_lock(&pools_lock);
+	/* Imported pools give no new memory: CUDA says so. */
+	if (!pool_valid_locked(pool) || pool->imported)
+		res = CUDA_ERROR_INVALID_VALUE;
+	pthread_mutex_unlock(&pools_lock);
+	if (res != CUDA_SUCCESS)
+		return res;
+	return stream_enqueue(s, &(struct stream_op){
+		.type = CU_GRAPH_NODE_TYPE_MEM_ALLOC,
+		.u.alloc = { .size = size, .pool = pool, .va = va },
+		.submit = submit_alloc,
+	});
+}
+
 static CUresult alloc_on(CUdeviceptr *dptr, size_t size, CUmemoryPool pool,
 			 CUstream hstream, bool from_current)
 {
@@ -347,21 +372,10 @@ static CUresult alloc_on(CUdeviceptr *dptr, size_t size, CUmemoryPool pool,
 		*dptr = 0;
 		return CUDA_SUCCESS;
 	}
-	s = stream_resolve(ctx, hstream);
-	if (from_current)
-		pool = mempool_current(s->ctx->dev->ordinal);
-	pthread_mutex_lock(&pools_lock);
-	/* Imported pools give no new memory: CUDA says so. */
-	if (!pool_valid_locked(pool) || pool->imported)
-		res = CUDA_ERROR_INVALID_VALUE;
-	pthread_mutex_unlock(&pools_lock);
-	if (res != CUDA_SUCCESS)
-		return res;
-	res = stream_enqueue(s, &(struct stream_op){
-		.type = CU_GRAPH_NODE_TYPE_MEM_ALLOC,
-		.u.alloc = { .size = size, .pool = pool, .va = &va },
-		.submit = submit_alloc,
-	});
+	/* Held: another thread may destroy the stream meanwhile. */
+	s = stream_hold(ctx, hstream);
+	res = alloc_on_stream(s, size, pool, from_current, &va);
+	stream_put(s);
 	if (res == CUDA_SUCCESS)
 		*dptr = va;
 	return res;

@@ -10,6 +10,7 @@
 #include "api.h"
 #include "devmap.h"
 #include "gem_ref.h"
+#include "lock_assert.h"
 #include "mempool.h"
 #include "mempool_internal.h"
 
@@ -22,6 +23,7 @@ static CUmemoryPool current_pools[MAX_DEVICES];
 
 bool pool_valid_locked(CUmemoryPool pool)
 {
+	lock_assert_held(&pools_lock);
 	for (CUmemoryPool p = pools; p; p = p->next)
 		if (p == pool)
 			return !p->destroyed;
@@ -55,6 +57,8 @@ bool pool_finish_locked(CUmemoryPool pool)
 {
 	CUmemoryPool *link;
 
+	lock_assert_held(&pools_lock);
+	lock_assert_held(&pool->lock);
 	if (!pool->destroyed)
 		return false;
 	for (struct pool_block *b = pool->blocks; b; b = b->next)
@@ -90,6 +94,7 @@ static CUresult default_pool_locked(int ordinal, CUmemoryPool *out)
 	CUmemPoolProps props = device_props(ordinal);
 	CUresult res = CUDA_SUCCESS;
 
+	lock_assert_held(&pools_lock);
 	if (!default_pools[ordinal])
 		res = pool_new(device_get(ordinal), &props, true,
 			       &default_pools[ordinal]);

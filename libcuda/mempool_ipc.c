@@ -19,6 +19,7 @@
 #include "hostmap.h"
 #include "ipc.h"
 #include "kmd.h"
+#include "lock_assert.h"
 #include "mempool.h"
 #include "mempool_internal.h"
 
@@ -48,6 +49,7 @@ static CUresult descriptor_locked(CUmemoryPool pool)
 	CUresult res;
 	int err;
 
+	lock_assert_held(&pool->lock);
 	if (pool->descriptor)
 		return CUDA_SUCCESS;
 	err = kmd_bo_create(dev->fd, PAGE_SIZE, DRM_VCUDA_BO_PLACEMENT_HOST, 0,

@@ -20,6 +20,7 @@
 #include "binding.h"
 #include "context.h"
 #include "context_hooks.h"
+#include "lock_assert.h"
 #include "peer.h"
 
 static pthread_mutex_t peer_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -102,6 +103,7 @@ void peer_alloc_removed(const struct vc_alloc *a)
 /* @user stops using @peer's memory; with peer_lock held. */
 static void drop_locked(struct CUctx_st *user, struct CUctx_st *peer)
 {
+	lock_assert_held(&peer_lock);
 	list_remove(user->peers, &user->npeers, peer);
 	list_remove(peer->peer_users, &peer->npeer_users, user);
 	ctx_unbind_source(user, peer);

@@ -13,7 +13,9 @@
 #include "context.h"
 #include "kmd.h"
 #include "launch_record.h"
+#include "lock_assert.h"
 #include "stream.h"
+#include "stream_life.h"
 
 /* CUDA stream priorities: 0 (default, least) and -1 (greatest). */
 #define PRIORITY_LEAST 0
@@ -192,6 +194,7 @@ static uint32_t queue_for(struct CUstream_st *s, uint32_t engine)
 	unsigned int level = queue_level(s->priority);
 	uint32_t *queue = &s->queues[engine_index(engine)][level];
 
+	lock_assert_held(&s->lock);
 	if (!*queue &&
 	    kmd_queue_create(s->ctx->dev->fd, s->ctx->ctx_id, engine,
 			     level_priority[level], queue))
@@ -381,6 +384,7 @@ static void stream_release(struct CUstream_st *s)
 
 	/* Work a holder queued after the destruction completes first. */
 	stream_wait_idle(s);
+	stream_forget(s);
 	free(s->capture_deps);
 	for (unsigned int e = 0; e < STREAM_ENGINES; e++)
 		for (unsigned int l = 0; l < STREAM_LEVELS; l++)
@@ -457,19 +461,14 @@ CUresult ctx_synchronize(struct CUctx_st *ctx)
 	return res != CUDA_SUCCESS ? res : ctx_check_fault(ctx);
 }
 
-struct CUstream_st *stream_resolve(struct CUctx_st *ctx, CUstream handle)
+struct CUstream_st *stream_hold(struct CUctx_st *ctx, CUstream handle)
 {
 	/* 0 is the legacy stream; the _ptsz entry points pass the other. */
 	if (handle == NULL || handle == CU_STREAM_LEGACY)
-		return ctx->null_stream;
+		return stream_get(ctx->null_stream);
 	if (handle == CU_STREAM_PER_THREAD)
-		return per_thread_stream(ctx);
-	return handle;
-}
-
-struct CUstream_st *stream_hold(struct CUctx_st *ctx, CUstream handle)
-{
-	return stream_get(stream_resolve(ctx, handle));
+		return per_thread_stream_hold(ctx);
+	return stream_get(handle);
 }
 
 CUDA_EXPORT CUresult cuStreamCreateWithPriority(CUstream *out,

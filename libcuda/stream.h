@@ -101,13 +101,13 @@ void stream_put(struct CUstream_st *stream);
 /* @priority within the range vcuda's streams have. */
 int stream_clamp_priority(int priority);
 
-/* The stream a handle names in @ctx (0 and the special handles included). */
-struct CUstream_st *stream_resolve(struct CUctx_st *ctx, CUstream handle);
 /*
- * The same, referenced for the caller's use (stream_put when done): a
- * thread destroying the stream meanwhile frees nothing under the caller.
- * Using a handle whose destruction has returned stays undefined, as in
- * CUDA.
+ * The stream a handle names in @ctx (0 and the special handles included),
+ * referenced for the caller's use (stream_put when done): a thread
+ * destroying the stream meanwhile frees nothing under the caller. Every
+ * use of a handle an API call is given goes through here, so the stream
+ * is held for the whole call. Using a handle whose destruction has
+ * returned stays undefined, as in CUDA.
  */
 struct CUstream_st *stream_hold(struct CUctx_st *ctx, CUstream handle);
 
@@ -138,24 +138,20 @@ CUresult stream_wait_idle(struct CUstream_st *stream);
 
 /*
  * The calling thread's per-thread default stream in @ctx, made at first
- * use (stream_per_thread.c); the null stream if it cannot be made.
+ * use (stream_per_thread.c); the null stream if it cannot be made. Held
+ * (stream_put when done): taken under the lock that its thread's exit
+ * and its context's teardown take.
  */
-struct CUstream_st *per_thread_stream(struct CUctx_st *ctx);
+struct CUstream_st *per_thread_stream_hold(struct CUctx_st *ctx);
 /* Forgets @ctx's per-thread streams (they go with its other streams). */
 void per_thread_streams_ctx_gone(struct CUctx_st *ctx);
 
 /*
- * Marks the calling thread as inside a _ptds form (sync_per_thread.c)
- * until per_thread_sync_end(); returns the mark it had, to restore.
+ * What a synchronous copy or set run on @on (sync_call.h) waits for
+ * before the CPU does it: on the legacy stream the whole of @ctx (vcuda
+ * waiting for more than the blocking streams); on the calling thread's
+ * per-thread stream that stream and the legacy stream it follows.
  */
-bool per_thread_sync_begin(void);
-void per_thread_sync_end(bool was);
-/*
- * What a synchronous copy or set waits for before the CPU does it: the
- * whole of @ctx (the legacy stream's call, vcuda waiting for more than
- * the blocking streams); inside a _ptds form the thread's per-thread
- * stream and the legacy stream it follows.
- */
-CUresult sync_call_wait(struct CUctx_st *ctx);
+CUresult sync_call_wait(struct CUctx_st *ctx, CUstream on);
 
 #endif

@@ -16,14 +16,19 @@
 #include "stream.h"
 #include "stream_life.h"
 
-void stream_destroy(struct CUstream_st *s)
+void stream_forget(struct CUstream_st *s)
 {
-	stream_wait_idle(s);
 	capture_stream_gone(s);
-	stream_unlink(s);
 	/* What it freed in stream order is free now (it went idle first). */
 	mempool_stream_gone(s);
 	graph_mem_stream_gone(s);
+}
+
+void stream_destroy(struct CUstream_st *s)
+{
+	stream_wait_idle(s);
+	stream_unlink(s);
+	stream_forget(s);
 	stream_put(s);
 }
 

@@ -12,5 +12,12 @@ struct CUstream_st;
  * remember it, and frees it.
  */
 void stream_destroy(struct CUstream_st *stream);
+/*
+ * Tells the capture @stream joined and the pools and graph allocations
+ * that remember it that it goes (it is idle): at its destruction, and
+ * again at its last reference, for what a call holding it across the
+ * destruction made remember it since.
+ */
+void stream_forget(struct CUstream_st *stream);
 
 #endif

@@ -36,8 +36,6 @@ static pthread_cond_t pts_destroyed = PTHREAD_COND_INITIALIZER;
 static struct per_thread_stream *live;		/* under pts_lock */
 static struct per_thread_stream *dying;	/* being destroyed at thread exit */
 static pthread_key_t exit_key;
-/* The calling thread is in a _ptds form (sync_per_thread.c). */
-static __thread bool in_sync_per_thread;
 static pthread_once_t exit_key_once = PTHREAD_ONCE_INIT;
 
 /* Takes @e off the list at @head; whether it was there. */
@@ -100,7 +98,7 @@ static struct per_thread_stream *find_locked(struct CUctx_st *ctx,
 	return NULL;
 }
 
-struct CUstream_st *per_thread_stream(struct CUctx_st *ctx)
+struct CUstream_st *per_thread_stream_hold(struct CUctx_st *ctx)
 {
 	pthread_t self = pthread_self();
 	struct per_thread_stream *e;
@@ -125,9 +123,11 @@ struct CUstream_st *per_thread_stream(struct CUctx_st *ctx)
 			free(e);
 		}
 	}
+	if (s)
+		stream_get(s);
 	pthread_mutex_unlock(&pts_lock);
 	/* Out of memory: the legacy stream keeps the order, not the overlap. */
-	return s ? s : ctx->null_stream;
+	return s ? s : stream_get(ctx->null_stream);
 }
 
 static bool dying_in(struct CUctx_st *ctx)
@@ -154,31 +154,4 @@ void per_thread_streams_ctx_gone(struct CUctx_st *ctx)
 	while (dying_in(ctx))
 		pthread_cond_wait(&pts_destroyed, &pts_lock);
 	pthread_mutex_unlock(&pts_lock);
-}
-
-bool per_thread_sync_begin(void)
-{
-	bool was = in_sync_per_thread;
-
-	in_sync_per_thread = true;
-	return was;
-}
-
-void per_thread_sync_end(bool was)
-{
-	in_sync_per_thread = was;
-}
-
-CUresult sync_call_wait(struct CUctx_st *ctx)
-{
-	CUresult res;
-
-	if (!in_sync_per_thread)
-		return ctx_synchronize(ctx);
-	/* The per-thread stream's work already waited for the legacy
-	 * stream's earlier work; later legacy work is waited for here. */
-	res = stream_wait_idle(ctx->null_stream);
-	if (res == CUDA_SUCCESS)
-		res = stream_wait_idle(per_thread_stream(ctx));
-	return res != CUDA_SUCCESS ? res : ctx_check_fault(ctx);
 }

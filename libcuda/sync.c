@@ -36,6 +36,26 @@ CUDA_EXPORT CUresult cuStreamSynchronize(CUstream handle)
 	return res != CUDA_SUCCESS ? res : ctx_check_fault(ctx);
 }
 
+CUresult sync_call_wait(struct CUctx_st *ctx, CUstream on)
+{
+	struct CUstream_st *s;
+	CUresult res;
+
+	/* Held: a context going meanwhile frees nothing under the wait. */
+	s = stream_hold(ctx, on);
+	if (s == ctx->null_stream) {
+		stream_put(s);
+		return ctx_synchronize(ctx);
+	}
+	/* The per-thread stream's work already waited for the legacy
+	 * stream's earlier work; later legacy work is waited for here. */
+	res = stream_wait_idle(ctx->null_stream);
+	if (res == CUDA_SUCCESS)
+		res = stream_wait_idle(s);
+	stream_put(s);
+	return res != CUDA_SUCCESS ? res : ctx_check_fault(ctx);
+}
+
 CUDA_EXPORT CUresult cuCtxSynchronize_v2(CUcontext ctx)
 {
 	CUresult res = driver_check_init();

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 
 #include "api.h"
+#include "lock_assert.h"
 #include "user_object.h"
 
 struct CUuserObject_st {
@@ -84,6 +85,7 @@ static bool start_destructor_thread(void)
 
 static bool is_live(const struct CUuserObject_st *o)
 {
+	lock_assert_held(&objects_lock);
 	for (const struct CUuserObject_st *l = live; l; l = l->next)
 		if (l == o)
 			return true;
@@ -93,6 +95,7 @@ static bool is_live(const struct CUuserObject_st *o)
 /* Drops @count references; the last one queues the destructor. */
 static void put_locked(struct CUuserObject_st *o, uint64_t count)
 {
+	lock_assert_held(&objects_lock);
 	o->refs -= count;
 	if (o->refs)
 		return;

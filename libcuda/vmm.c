@@ -29,6 +29,7 @@
 #include "gem_ref.h"
 #include "hostmap.h"
 #include "kmd.h"
+#include "lock_assert.h"
 #include "vmm.h"
 
 struct vmm_alloc {
@@ -63,6 +64,7 @@ static bool aligned(uint64_t v)
 /* The live allocation a handle names, or NULL; with vmm_lock held. */
 static struct vmm_alloc *lookup_locked(CUmemGenericAllocationHandle h)
 {
+	lock_assert_held(&vmm_lock);
 	for (struct vmm_alloc *a = allocs; a; a = a->next)
 		if ((uintptr_t)a == h)
 			return a;
@@ -332,6 +334,7 @@ static CUresult map_locked(struct vmm_alloc *a, uint64_t ptr, uint64_t size)
 	CUresult res = m ? hostmap_map_at(a->dev, a->bo, ptr, size)
 			 : CUDA_ERROR_OUT_OF_MEMORY;
 
+	lock_assert_held(&vmm_lock);
 	if (res == CUDA_SUCCESS)
 		res = gem_ref_get(a->dev, a->bo);
 	if (res == CUDA_SUCCESS) {
@@ -511,6 +514,7 @@ static struct vmm_mapping *mapping_at_locked(uint64_t addr)
 {
 	struct vc_alloc entry;
 
+	lock_assert_held(&vmm_lock);
 	if (!alloc_table_find(addr, &entry) || entry.kind != ALLOC_VMM)
 		return NULL;
 	return entry.owner;

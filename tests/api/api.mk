@@ -40,8 +40,13 @@ $(B)/tests/api/user_object_api: $(TOP)/tests/api/user_object_api.c $(LIBCUDART)
 	$(call quiet,CC,$@)$(CC) $(USER_CFLAGS) -o $@ $< -L$(B)/lib -lcuda -lcudart \
 		-lpthread
 
-API_TESTS += $(B)/tests/api/stream_race_api $(B)/tests/api/stream_priority_api
+API_TESTS += $(B)/tests/api/stream_race_api $(B)/tests/api/stream_priority_api \
+	$(B)/tests/api/stream_use_race_api
 $(B)/tests/api/stream_race_api: $(TOP)/tests/api/stream_race_api.c $(LIBCUDA)
+	@mkdir -p $(@D)
+	$(call quiet,CC,$@)$(CC) $(USER_CFLAGS) -o $@ $< -L$(B)/lib -lcuda -lpthread
+
+$(B)/tests/api/stream_use_race_api: $(TOP)/tests/api/stream_use_race_api.c $(LIBCUDA)
 	@mkdir -p $(@D)
 	$(call quiet,CC,$@)$(CC) $(USER_CFLAGS) -o $@ $< -L$(B)/lib -lcuda -lpthread
 

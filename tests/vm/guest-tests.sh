@@ -48,6 +48,10 @@ api_tests() {
 		env LD_LIBRARY_PATH=$B/lib \
 		GLIBC_TUNABLES=glibc.malloc.tcache_count=0:glibc.malloc.perturb=165 \
 		$B/tests/api/stream_race_api
+	run_check "streams destroyed while another thread's call uses them" \
+		env LD_LIBRARY_PATH=$B/lib \
+		GLIBC_TUNABLES=glibc.malloc.tcache_count=0:glibc.malloc.perturb=165 \
+		$B/tests/api/stream_use_race_api
 	run_check "a stream's priority set after its creation" \
 		env LD_LIBRARY_PATH=$B/lib $B/tests/api/stream_priority_api
 }
