@@ -3,9 +3,9 @@
  * The JIT linker (cuLink*): collects PTX, from PTX text or from fatbins,
  * checks that it links into one program, and hands back a link image
  * (link_image.h) that cuModuleLoadData* loads. Binary inputs (fatbins,
- * host objects and archives of nvcc -dc/-lib) give the PTX they carry;
- * where they carry SASS only (cubins too) the add fails with
- * CUDA_ERROR_NO_BINARY_FOR_GPU, and NVVM IR with CUDA_ERROR_NOT_SUPPORTED,
+ * host objects and archives of nvcc -dc/-lib) give the PTX they carry,
+ * or nothing where they carry SASS alone; a cubin (SASS) fails with
+ * CUDA_ERROR_NO_BINARY_FOR_GPU and NVVM IR with CUDA_ERROR_NOT_SUPPORTED,
  * each with a line in the error log.
  */
 #include <errno.h>
@@ -165,6 +165,14 @@ static CUresult add_binary(struct CUlinkState_st *st, CUjitInputType type,
 	else
 		got = fatbin_collect_ptx(data, size, arch, &list, reason,
 					 sizeof(reason));
+	/*
+	 * As NVIDIA's driver (tests/api/link_forms_api.expected): a fatbin,
+	 * object or library with nothing for the device is taken and adds
+	 * nothing, so that what it would have defined is unresolved at
+	 * cuLinkComplete; a cubin for another GPU is refused here.
+	 */
+	if (got == FATBIN_NO_PTX && type != CU_JIT_INPUT_CUBIN)
+		return CUDA_SUCCESS;
 	res = reader_result(got);
 	if (res != CUDA_SUCCESS) {
 		snprintf(line, sizeof(line), "%s: %s%s", name ? name :
