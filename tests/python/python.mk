@@ -11,7 +11,7 @@
 NUMBA_TESTS ?= numba.cuda.tests.cudadrv
 NUMBA_TEST_TIMEOUT ?= 7200
 NUMBA_CHUNK ?=
-# Options for tools/vcuda-vm, e.g. NUMBA_VM_PARAMS="--param vcuda_cc=90" to
+# Options for tools/vcuda-vm, e.g. NUMBA_VM_PARAMS="--param cc=90" to
 # present compute capability 9.0 (the tests that need cc >= 9.0 run).
 NUMBA_VM_PARAMS ?=
 NUMBA_RESULTS ?= build/numba-results/$(shell git -C $(TOP) rev-parse --short HEAD 2>/dev/null || echo unknown)
