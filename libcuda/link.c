@@ -2,9 +2,11 @@
 /*
  * The JIT linker (cuLink*): collects PTX, from PTX text or from fatbins,
  * checks that it links into one program, and hands back a link image
- * (link_image.h) that cuModuleLoadData* loads. Inputs vcuda cannot use
- * (cubins, host objects, libraries, NVVM IR) are refused with
- * CUDA_ERROR_NOT_SUPPORTED and a line in the error log.
+ * (link_image.h) that cuModuleLoadData* loads. Binary inputs (fatbins,
+ * host objects and archives of nvcc -dc/-lib) give the PTX they carry,
+ * or nothing where they carry SASS alone; a cubin (SASS) fails with
+ * CUDA_ERROR_NO_BINARY_FOR_GPU and NVVM IR with CUDA_ERROR_NOT_SUPPORTED,
+ * each with a line in the error log.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -16,6 +18,7 @@
 #include "file.h"
 #include "link_image.h"
 #include "ptx/fatbin.h"
+#include "ptx/hostobj.h"
 #include "ptx/ptx.h"
 
 struct link_input {
@@ -156,18 +159,57 @@ static CUresult add_text(struct CUlinkState_st *st, const char *text,
 	return CUDA_SUCCESS;
 }
 
-static CUresult add_fatbin(struct CUlinkState_st *st, const void *data,
-			   size_t size, const char *name)
+/* What a reader's status means to the caller of cuLinkAdd*. */
+static CUresult reader_result(enum fatbin_status st)
+{
+	switch (st) {
+	case FATBIN_OK:
+		return CUDA_SUCCESS;
+	case FATBIN_NO_PTX:	/* SASS only: machine code vcuda cannot run */
+		return CUDA_ERROR_NO_BINARY_FOR_GPU;
+	case FATBIN_NO_MEMORY:
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	default:
+		return CUDA_ERROR_INVALID_IMAGE;
+	}
+}
+
+/*
+ * Adds the PTX a binary input carries: a fatbin or cubin (the fatbin
+ * reader), or a host object or archive (hostobj.h, which finds their
+ * fatbins). The log names the input and says why when there is none.
+ */
+static CUresult add_binary(struct CUlinkState_st *st, CUjitInputType type,
+			   const void *data, size_t size, const char *name)
 {
 	const struct drm_vcuda_device_info *info = &st->ctx->dev->info;
+	unsigned arch = info->cc_major * 10 + info->cc_minor;
 	struct fatbin_ptx_list list = { 0 };
-	char reason[256] = "";
-	CUresult res = CUDA_SUCCESS;
+	char reason[256] = "", line[512];
+	enum fatbin_status got;
+	CUresult res;
 
-	if (fatbin_collect_ptx(data, size, info->cc_major * 10 + info->cc_minor,
-			       &list, reason, sizeof(reason)) != FATBIN_OK) {
-		log_error(st, reason);
-		return CUDA_ERROR_INVALID_IMAGE;
+	if (type == CU_JIT_INPUT_OBJECT || type == CU_JIT_INPUT_LIBRARY)
+		got = hostobj_collect_ptx(data, size, arch, &list, reason,
+					  sizeof(reason));
+	else
+		got = fatbin_collect_ptx(data, size, arch, &list, reason,
+					 sizeof(reason));
+	/*
+	 * As NVIDIA's driver (tests/api/link_forms_api.expected): a fatbin,
+	 * object or library with nothing for the device is taken and adds
+	 * nothing, so that what it would have defined is unresolved at
+	 * cuLinkComplete; a cubin for another GPU is refused here.
+	 */
+	if (got == FATBIN_NO_PTX && type != CU_JIT_INPUT_CUBIN)
+		return CUDA_SUCCESS;
+	res = reader_result(got);
+	if (res != CUDA_SUCCESS) {
+		snprintf(line, sizeof(line), "%s: %s%s", name ? name :
+			 "<input>", reason, got == FATBIN_NO_PTX ?
+			 " (vcuda links PTX only)" : "");
+		log_error(st, line);
+		return res;
 	}
 	for (size_t i = 0; i < list.count && res == CUDA_SUCCESS; i++)
 		res = add_text(st, list.items[i].text, list.items[i].len, name);
@@ -182,13 +224,13 @@ static CUresult add_input(struct CUlinkState_st *st, CUjitInputType type,
 	case CU_JIT_INPUT_PTX:
 		return add_text(st, data, size ? size : strlen(data), name);
 	case CU_JIT_INPUT_FATBINARY:
-		return add_fatbin(st, data, size, name);
 	case CU_JIT_INPUT_CUBIN:
 	case CU_JIT_INPUT_OBJECT:
 	case CU_JIT_INPUT_LIBRARY:
+		return add_binary(st, type, data, size, name);
 	case CU_JIT_INPUT_NVVM:
-		log_error(st, "vcuda links PTX only: cubins, objects, "
-			      "libraries and NVVM IR are not supported");
+		log_error(st, "vcuda links PTX only: NVVM IR (LTO-IR) is not "
+			      "supported");
 		return CUDA_ERROR_NOT_SUPPORTED;
 	default:
 		return CUDA_ERROR_INVALID_VALUE;

@@ -419,6 +419,9 @@ bool lower_cvt(struct lower_ctx *c, const struct ir_insn *in)
 	bool sat = in->flags >> FL_SAT & 1;
 	xhandler h;
 	unsigned nsrc = is_packed_pair(dt) ? 2 : 1;
+	if (dt == PTX_T_E4M3X2 || dt == PTX_T_E5M2X2 ||
+	    st == PTX_T_E4M3X2 || st == PTX_T_E5M2X2)
+		return lower_cvt_f8(c, in);
 	if (is_int(dt) && is_int(st))
 		h = sat ? x_cvt_sat_ii :
 		    ptx_type_size(dt) < ptx_type_size(st) ? x_cvt_narrow :

@@ -56,6 +56,8 @@ unsigned reg_type(const struct lower_ctx *c, const struct ir_operand *o);
 bool lower_int(struct lower_ctx *c, const struct ir_insn *in);
 bool lower_float(struct lower_ctx *c, const struct ir_insn *in);
 bool lower_cvt(struct lower_ctx *c, const struct ir_insn *in);
+/* cvt to or from e4m3x2/e5m2x2 (exec_cvt_f8.c) */
+bool lower_cvt_f8(struct lower_ctx *c, const struct ir_insn *in);
 bool lower_mov(struct lower_ctx *c, const struct ir_insn *in);
 bool lower_cmp(struct lower_ctx *c, const struct ir_insn *in);
 bool lower_mem(struct lower_ctx *c, const struct ir_insn *in);

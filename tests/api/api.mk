@@ -29,6 +29,31 @@ $(B)/tests/api/link_log_api: $(TOP)/tests/api/link_log_api.c $(LIBCUDA)
 	@mkdir -p $(@D)
 	$(call quiet,CC,$@)$(CC) $(USER_CFLAGS) -o $@ $< -L$(B)/lib -lcuda
 
+# cuLinkAddFile with each binary form of link_forms_lib.cu (recorded on
+# an NVIDIA H200, driver 580.159.04, CUDA 13.0.88, 2026-11-27): compute_75
+# PTX beside sm_75 SASS, and sm_75 SASS alone.
+LINK_FORMS := $(B)/tests/api/link_forms
+LINK_FORMS_FILES := $(addprefix $(LINK_FORMS)/,lib.fatbin lib.o lib.a \
+	lib.sm75.cubin lib.sass75.fatbin lib.sass75.o lib.sass75.a)
+LINK_FORMS_PTX := -gencode arch=compute_75,code=[compute_75,sm_75]
+LINK_FORMS_SASS := -gencode arch=compute_75,code=sm_75
+API_TESTS += $(B)/tests/api/link_forms_api
+$(B)/tests/api/link_forms_api: $(TOP)/tests/api/link_forms_api.c $(LIBCUDA) \
+		$(LINK_FORMS_FILES)
+	$(call quiet,CC,$@)$(CC) $(USER_CFLAGS) -DLINK_FORMS_DIR='"$(LINK_FORMS)"' \
+		-o $@ $< -L$(B)/lib -lcuda
+LINK_FORMS_lib.fatbin := $(LINK_FORMS_PTX) -fatbin
+LINK_FORMS_lib.o := $(LINK_FORMS_PTX) -dc
+LINK_FORMS_lib.a := $(LINK_FORMS_PTX) -lib
+LINK_FORMS_lib.sm75.cubin := $(LINK_FORMS_SASS) -cubin
+LINK_FORMS_lib.sass75.fatbin := $(LINK_FORMS_SASS) -fatbin
+LINK_FORMS_lib.sass75.o := $(LINK_FORMS_SASS) -dc
+LINK_FORMS_lib.sass75.a := $(LINK_FORMS_SASS) -lib
+$(LINK_FORMS_FILES): $(LINK_FORMS)/%: $(TOP)/tests/api/link_forms_lib.cu
+	@mkdir -p $(@D)
+	$(call quiet,NVCC,$@)rm -f $@ && $(NVCC) -rdc=true -O2 \
+		$(LINK_FORMS_$*) -o $@ $<
+
 # Their own checks (exit 0 or 1): what NVIDIA documents, not a recording.
 API_TESTS += $(B)/tests/api/fork_api $(B)/tests/api/user_object_api
 $(B)/tests/api/fork_api: $(TOP)/tests/api/fork_api.c $(LIBCUDA)

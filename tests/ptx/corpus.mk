@@ -27,7 +27,13 @@ CORPUS_EXES := $(CORPUS_OUT)/vector_add.exe $(CORPUS_OUT)/vector_add.rdc.exe \
 # Hand-written PTX (tests/ptx/hand/) for what nvcc rarely emits.
 CORPUS_HAND := $(patsubst $(CORPUS_SRC)/hand/%.ptx,$(CORPUS_OUT)/hand.%.ptx,\
 	$(wildcard $(CORPUS_SRC)/hand/*.ptx))
-CORPUS_ALL := $(CORPUS_PTX) $(CORPUS_HAND) $(CORPUS_FATBINS) $(CORPUS_EXES)
+# Host objects and archives (nvcc -dc, nvcc -lib), the forms
+# cuLinkAddData takes as CU_JIT_INPUT_OBJECT and CU_JIT_INPUT_LIBRARY:
+# with PTX beside the SASS, and with SASS alone.
+CORPUS_HOSTOBJS := $(CORPUS_OUT)/rdc_a.dc.o $(CORPUS_OUT)/rdc_a.sass.o \
+	$(CORPUS_OUT)/rdc.lib.a $(CORPUS_OUT)/rdc.sass.a
+CORPUS_ALL := $(CORPUS_PTX) $(CORPUS_HAND) $(CORPUS_FATBINS) $(CORPUS_EXES) \
+	$(CORPUS_HOSTOBJS)
 
 $(CORPUS_OUT)/:
 	@mkdir -p $@
@@ -73,6 +79,18 @@ $(CORPUS_OUT)/vector_add.speed.exe: $(CORPUS_SRC)/vector_add.cu | $(CORPUS_OUT)/
 $(CORPUS_OUT)/rdc.exe: $(CORPUS_SRC)/rdc_a.cu $(CORPUS_SRC)/rdc_b.cu | \
 		$(CORPUS_OUT)/
 	$(call quiet,NVCC,$@)$(CORPUS_NVCC) -DWITH_MAIN -rdc=true $(CORPUS_GENCODE) $^ -o $@
+
+CORPUS_SASS_GENCODE := -gencode arch=compute_75,code=sm_75
+$(CORPUS_OUT)/rdc_a.dc.o: $(CORPUS_SRC)/rdc_a.cu | $(CORPUS_OUT)/
+	$(call quiet,NVCC,$@)$(CORPUS_NVCC) -dc $(CORPUS_GENCODE) $< -o $@
+$(CORPUS_OUT)/rdc_a.sass.o: $(CORPUS_SRC)/rdc_a.cu | $(CORPUS_OUT)/
+	$(call quiet,NVCC,$@)$(CORPUS_NVCC) -dc $(CORPUS_SASS_GENCODE) $< -o $@
+$(CORPUS_OUT)/rdc.lib.a: $(CORPUS_SRC)/rdc_a.cu $(CORPUS_SRC)/rdc_b.cu | \
+		$(CORPUS_OUT)/
+	$(call quiet,NVCC,$@)rm -f $@ && $(CORPUS_NVCC) -lib -rdc=true $(CORPUS_GENCODE) $^ -o $@
+$(CORPUS_OUT)/rdc.sass.a: $(CORPUS_SRC)/rdc_a.cu $(CORPUS_SRC)/rdc_b.cu | \
+		$(CORPUS_OUT)/
+	$(call quiet,NVCC,$@)rm -f $@ && $(CORPUS_NVCC) -lib -rdc=true $(CORPUS_SASS_GENCODE) $^ -o $@
 
 .PHONY: ptx-corpus
 ptx-corpus: $(CORPUS_ALL)

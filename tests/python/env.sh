@@ -9,3 +9,8 @@ PY=build/numba/bin/python
 export LD_LIBRARY_PATH=$PWD/build/lib
 export CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
 export PYTHONPATH=$PWD/tests/python/site${PYTHONPATH:+:$PYTHONPATH}
+# numba-cuda's tests that link prebuilt binaries find them here (built by
+# make numba-bins, which make numba-test runs; they skip without it).
+if [ -d "$PWD/build/numba-bins" ]; then
+	export NUMBA_CUDA_TEST_BIN_DIR=$PWD/build/numba-bins
+fi

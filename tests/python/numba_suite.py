@@ -45,8 +45,12 @@ FIELDS = ("run", "passed", "failed", "errors", "skipped", "xfail",
 
 
 def package_dir(name):
-    """The directory of package NAME, or None for a plain module."""
-    spec = importlib.util.find_spec(name)
+    """The directory of package NAME, or None for a plain module or a
+    test within one (module.Class or module.Class.test_name)."""
+    try:
+        spec = importlib.util.find_spec(name)
+    except ModuleNotFoundError:  # a parent is a module: NAME is a test
+        return None
     if spec is None:
         raise SystemExit(f"numba_suite: no module named {name}")
     if spec.submodule_search_locations:

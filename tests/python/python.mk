@@ -11,12 +11,17 @@
 NUMBA_TESTS ?= numba.cuda.tests.cudadrv
 NUMBA_TEST_TIMEOUT ?= 7200
 NUMBA_CHUNK ?=
+# Options for tools/vcuda-vm, e.g. NUMBA_VM_PARAMS="--param cc=90" to
+# present compute capability 9.0 (the tests that need cc >= 9.0 run).
+NUMBA_VM_PARAMS ?=
 NUMBA_RESULTS ?= build/numba-results/$(shell git -C $(TOP) rev-parse --short HEAD 2>/dev/null || echo unknown)
 
+include $(TOP)/tests/python/numba-bins/numba-bins.mk
+
 .PHONY: numba-test
-numba-test: module $(LIBCUDA)
+numba-test: module $(LIBCUDA) numba-bins
 	@$(TOP)/tools/install-pydeps $(NUMBA_PYDEPS) $(TOP)/tools/numba/requirements.txt
-	tools/vcuda-vm --timeout $(NUMBA_TEST_TIMEOUT) \
+	tools/vcuda-vm --timeout $(NUMBA_TEST_TIMEOUT) $(NUMBA_VM_PARAMS) \
 		--env NUMBA_RESULTS=$(NUMBA_RESULTS) \
 		$(if $(NUMBA_CHUNK),--env NUMBA_CHUNK=$(NUMBA_CHUNK)) -- \
 		tests/python/run-numba-suite.sh $(NUMBA_TESTS); \

@@ -16,3 +16,4 @@ if [ ! -x "$PY" ]; then
 fi
 run_tap "cuda.bindings.driver" "$PY" tests/python/driver_bindings.py
 run_tap "numba-cuda vector add" "$PY" tests/python/numba_vector_add.py
+run_tap "numba-cuda links binary forms" "$PY" tests/python/numba_link_forms.py

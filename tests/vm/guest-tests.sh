@@ -21,7 +21,8 @@ kselftests() {
 }
 
 api_tests() {
-	for name in driver_api runtime_api stream_api limits_api link_api link_log_api memory_api \
+	for name in driver_api runtime_api stream_api limits_api link_api link_log_api \
+		link_forms_api memory_api \
 		peer_api ipc_api vmm_api mempool_api ctx_api legacy_api library_api \
 		warp_api texture_api alloc_api occupancy_api algorithms_api \
 		mipmap_api attr_api ptds_api ptds_api_pt \
