@@ -12,6 +12,11 @@
  *    would. Atomics always go lane by lane.
  * A failed inline check of a contiguous access also goes lane by lane,
  * which updates the site's cached range or faults.
+ *
+ * Where the address's shape is known at compile time (ir_shape.c:
+ * uniform, or strided by a constant), the path is chosen then, with no
+ * comparison of the lanes' addresses at run time (static_paths); a
+ * uniform store checks once and writes the last lane's data.
  */
 #include "jit_emit.h"
 
@@ -234,9 +239,68 @@ static LLVMValueRef strided(struct emit *e, struct vaccess *v, uint64_t step)
 	return all_of(e, LLVMBuildICmp(B, LLVMIntEQ, v->off, want, ""));
 }
 
+/* Every lane stores at one address: one check, then the lanes' data
+ * in lane order (the last lane's stays; a volatile store writes each). */
+static bool uniform_store(struct emit *e, struct vaccess *v)
+{
+	LLVMValueRef a = LLVMBuildExtractElement(B, v->addr, s32(e, 0), "");
+	LLVMValueRef p = lane_ptr(e, v, a, e->gtid, true);
+	for (unsigned l = v->vol ? 0 : JIT_LANES - 1; l < JIT_LANES; l++)
+		for (unsigned k = 0; k < v->n; k++) {
+			LLVMValueRef x = LLVMBuildExtractElement(
+				B, v->data[k], s32(e, l), "");
+			LLVMValueRef st = LLVMBuildStore(
+				B, x, elem_ptr(e, p, k, v->size, v->it));
+			LLVMSetAlignment(st, k ? v->size : v->size * v->n);
+			LLVMSetVolatile(st, v->vol);
+		}
+	LLVMBuildBr(B, v->join);
+	return true;
+}
+
+/*
+ * The paths the address's shape (ir_shape.h) decides at compile time:
+ * uniform, one scalar access; strided by the element size, the
+ * contiguous access (lane by lane where its check fails); any other
+ * stride, lane by lane. A strided global address must be strided in
+ * all 64 bits; a shared one is a 32-bit offset, checked in full.
+ */
+static int static_paths(struct emit *e, struct vaccess *v)
+{
+	struct ir_shape sh = jit_vec_address_shape(e, v->in, v->st ? 0 : 1);
+	bool lin = sh.kind == SHAPE_STRIDED &&
+		   (sh.exact || v->kind == MK_SHARED);
+	if (sh.kind != SHAPE_UNIFORM && !lin)
+		return -1;
+	v->join = jit_new_block(e, "vjoin");
+	v->lane0 = LLVMBuildExtractElement(B, v->off, s32(e, 0), "");
+	if (sh.kind == SHAPE_UNIFORM) {
+		if (!(v->st ? uniform_store(e, v) : uniform_load(e, v)))
+			return 0;
+		LLVMPositionBuilderAtEnd(B, v->join);
+		return 1;
+	}
+	LLVMBasicBlockRef lanes = jit_new_block(e, "vlanes");
+	bool ok;
+	if (v->n == 1 && sh.stride == (int64_t)v->size) {
+		ok = contiguous(e, v, lanes);
+	} else {
+		LLVMBuildBr(B, lanes);
+		ok = true;
+	}
+	LLVMPositionBuilderAtEnd(B, lanes);
+	if (!ok || !per_lane(e, v))
+		return 0;
+	LLVMPositionBuilderAtEnd(B, v->join);
+	return 1;
+}
+
 /* The paths, chosen by the lanes' addresses at run time. */
 static bool access_paths(struct emit *e, struct vaccess *v)
 {
+	int known = static_paths(e, v);
+	if (known >= 0)
+		return known;
 	LLVMBasicBlockRef lanes = jit_new_block(e, "vlanes");
 	v->join = jit_new_block(e, "vjoin");
 	v->lane0 = LLVMBuildExtractElement(B, v->off, s32(e, 0), "");
