@@ -24,9 +24,13 @@ static bool dump_shapes(void)
 
 bool jit_vec_shapes_begin(struct emit *e)
 {
-	/* lockstep: where lanes part ways, the group goes to the scalar
-	 * loop (jit_emit_vec.c's diverge) */
-	e->shapes = ir_shapes_compute(e->f, JIT_LANES, true);
+	/*
+	 * Lockstep: where lanes part ways, the group goes to the scalar
+	 * loop (jit_emit_vec.c's diverge) and never comes back, unless a
+	 * barrier follows: the next region restores what the scalar loop
+	 * computed per thread, so there the shapes are the masked ones.
+	 */
+	e->shapes = ir_shapes_compute(e->f, JIT_LANES, !e->has_barrier);
 	if (!e->shapes)
 		return jit_unsupported(e, "out of memory (shapes)");
 	if (dump_shapes())

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { NMODES = 3, NCASES = 6, NFAULT_TESTS = NMODES,
+enum { NMODES = 3, NCASES = 7, NFAULT_TESTS = NMODES,
        NTESTS = NCASES * (NMODES - 1) + NFAULT_TESTS };
 
 static const char *const mode_name[NMODES] = { "interpreter", "scalar JIT",
@@ -188,8 +188,8 @@ static const char guards_text[] =
 
 /*
  * Addresses of every shape the vector form tells apart at compile time
- * (ir_shape.c): contiguous, uniform (a parameter's, a row's), strided
- * by twice the element, gathered through an index; shared memory
+ * (ir_shape.c): contiguous (also .v2 and .v4), uniform (a parameter's,
+ * a row's), strided by twice the element, gathered through an index; shared memory
  * stored contiguously and read at a row's address and in a loop whose
  * branch is uniform; a branch that is not; stores contiguous and at
  * one address for the whole CTA (of data the same in every thread:
@@ -216,6 +216,11 @@ static const char shapes_text[] =
 	"\tld.global.u32 %r11, [%rd7+8];\n"		/* a row's */
 	"\tmul.wide.u32 %rd8, %r8, 8;\n\tadd.s64 %rd9, %rd2, %rd8;\n"
 	"\tld.global.u32 %r12, [%rd9];\n"		/* stride 8 */
+	"\tld.global.v2.u32 {%r30, %r31}, [%rd9];\n"	/* contiguous v2 */
+	"\tmul.wide.u32 %rd16, %r8, 16;\n\tadd.s64 %rd17, %rd2, %rd16;\n"
+	"\tld.global.v4.u32 {%r32, %r33, %r34, %r35}, [%rd17];\n"
+	"\txor.b32 %r30, %r30, %r33;\n\txor.b32 %r31, %r31, %r35;\n"
+	"\tsub.s32 %r36, %r32, %r34;\n"
 	"\tadd.s64 %rd10, %rd3, %rd4;\n\tld.global.u32 %r13, [%rd10];\n"
 	"\tand.b32 %r13, %r13, 127;\n\tmul.wide.u32 %rd11, %r13, 4;\n"
 	"\tadd.s64 %rd12, %rd2, %rd11;\n"
@@ -238,11 +243,33 @@ static const char shapes_text[] =
 	"\tmad.lo.s32 %r28, %r11, 5, %r28;\n\tmad.lo.s32 %r28, %r12, 7, %r28;\n"
 	"\tmad.lo.s32 %r28, %r14, 11, %r28;\n\tmad.lo.s32 %r28, %r20, 13, %r28;\n"
 	"\tmad.lo.s32 %r28, %r22, 17, %r28;\n\tadd.s32 %r28, %r28, %r27;\n"
+	"\tmad.lo.s32 %r28, %r30, 19, %r28;\n\tmad.lo.s32 %r28, %r31, 23, %r28;\n"
+	"\tmad.lo.s32 %r28, %r36, 29, %r28;\n"
+	"\tst.global.v2.u32 [%rd9+2048], {%r36, %r30};\n"
 	"\tadd.s64 %rd13, %rd1, %rd4;\n\tst.global.u32 [%rd13], %r28;\n"
 	"\tmul.wide.u32 %rd14, %r4, 16;\n\tadd.s64 %rd15, %rd1, %rd14;\n"
 	"\tst.global.u32 [%rd15+512], %r10;\n"	/* one address */
 	"\tst.global.v2.u32 [%rd15+520], {%r4, %r10};\n"
 	"\tret;\n}\n";
+
+/* A counter every write of which is the same in every lane, left by
+ * the lanes after different trips round a loop: the scalar loop ends
+ * the region, and after the barrier the vector form must not read an
+ * address made of it as the same in every lane. */
+static const char rejoin_text[] =
+	".version 7.0\n.target sm_75\n.address_size 64\n"
+	".visible .entry lanes_rejoin(.param .u64 out, .param .u64 in)\n{\n"
+	"\t.reg .pred %p<3>;\n\t.reg .b32 %r<8>;\n\t.reg .b64 %rd<8>;\n"
+	"\tld.param.u64 %rd1, [out];\n\tld.param.u64 %rd2, [in];\n"
+	"\tmov.u32 %r1, %tid.x;\n\tand.b32 %r2, %r1, 3;\n"
+	"\tmov.u32 %r3, 0;\n"
+	"$Lloop:\n\tsetp.ge.u32 %p1, %r3, %r2;\n\t@%p1 bra $Lout;\n"
+	"\tadd.u32 %r3, %r3, 1;\n\tbra $Lloop;\n"
+	"$Lout:\n\tbar.sync 0;\n"
+	"\tmul.wide.u32 %rd3, %r3, 4;\n\tadd.s64 %rd4, %rd2, %rd3;\n"
+	"\tld.global.u32 %r4, [%rd4];\n"
+	"\tmul.wide.u32 %rd5, %r1, 4;\n\tadd.s64 %rd6, %rd1, %rd5;\n"
+	"\tst.global.u32 [%rd6], %r4;\n\tret;\n}\n";
 
 /* A load at an address that is the same in a row of 16 threads and
  * outside memory from the second row on: the fault names (0, 1, 0). */
@@ -337,8 +364,11 @@ int main(void)
 		  { 0 }, { [1] = true }, fill_ints },
 		{ shapes_text, "shapes.ptx", "lanes_shapes",
 		  { .grid = { 2 }, .block = { 32, 2, 1 } }, 4,
-		  { 4 * 256, 4 * 512, 4 * 128, 0 }, { [3] = 45 },
-		  { [0] = true }, fill_ints },
+		  { 4 * 256, 4 * 1024, 4 * 128, 0 }, { [3] = 45 },
+		  { [0] = true, [1] = true }, fill_ints },
+		{ rejoin_text, "rejoin.ptx", "lanes_rejoin",
+		  { .grid = { 1 }, .block = { 32 } }, 2, { 4 * 32, 4 * 8 },
+		  { 0 }, { [0] = true }, fill_ints },
 	};
 	for (int i = 0; i < NCASES; i++)
 		if (cases[i].text)
