@@ -234,6 +234,15 @@ static struct ir_shape product(struct shape_run *r, const struct ir_insn *in,
 	return varying;
 }
 
+/* Operand @o, read as a 32-bit value to be widened: a strided value
+ * kept in a wider register may wrap in its low 32 bits. */
+static bool wide_register(struct shape_run *r, const struct ir_operand *o)
+{
+	return o->kind == OPND_REG && o->reg < r->f->nregs &&
+	       ptx_type_size(r->f->regs[o->reg].type) > 4 &&
+	       operand(r, o).kind == SHAPE_STRIDED;
+}
+
 /* mul.wide / mad.wide: a 32-bit product in 64 bits needs exact inputs */
 static struct ir_shape widen(struct ir_shape a)
 {
@@ -261,7 +270,8 @@ static struct ir_shape mul_shape(struct shape_run *r, const struct ir_insn *in)
 		const struct ir_operand *k1 = &in->opnd[1], *k2 = &in->opnd[2];
 		/* a product of true values: a constant is a small positive */
 		if (bits != 32 || (k1->kind == OPND_IMM && k1->imm > INT32_MAX) ||
-		    (k2->kind == OPND_IMM && k2->imm > INT32_MAX))
+		    (k2->kind == OPND_IMM && k2->imm > INT32_MAX) ||
+		    wide_register(r, k1) || wide_register(r, k2))
 			return varying;
 		struct ir_shape p = product(r, in, 32);
 		if (p.kind != SHAPE_STRIDED)
@@ -311,6 +321,8 @@ static struct ir_shape cvt_shape(struct shape_run *r, const struct ir_insn *in)
 	unsigned dt = in->types[0], st = in->ntypes > 1 ? in->types[1] : dt;
 	if (ptx_type_is_float(dt) || ptx_type_is_float(st) || in->rnd ||
 	    (in->flags >> FL_SAT & 1) || !a.exact)
+		return varying;
+	if (type_bits(st) < 64 && wide_register(r, &in->opnd[1]))
 		return varying;
 	if (type_bits(st) == 32 && type_bits(dt) == 64)
 		return a;

@@ -158,7 +158,8 @@ struct ir_shape jit_vec_address_shape(struct emit *e,
 LLVMValueRef jit_vec_uniform_guard(struct emit *e, const struct ir_insn *in,
 				   LLVMValueRef g);
 /* The vector form runs only where a group lies in one row of the CTA
- * (ntid.x % W == 0), as the shapes assume: else to @none. */
+ * (ntid.x % W == 0), as the shapes assume: then on to @go, else every
+ * thread is left to the scalar loop. */
 void jit_vec_rows_gate(struct emit *e, LLVMValueRef rows,
 		       LLVMBasicBlockRef go);
 
