@@ -13,6 +13,7 @@
 #ifndef VCUDA_PTX_JIT_EMIT_H
 #define VCUDA_PTX_JIT_EMIT_H
 
+#include "ir_shape.h"
 #include "jit.h"
 
 #include <llvm-c/Core.h>
@@ -63,6 +64,7 @@ struct emit {
 	 * register writes keep the other lanes' values. NULL: all. */
 	LLVMValueRef mask;
 	LLVMBasicBlockRef *dresume;	/* scalar entry before insn i */
+	struct ir_shapes *shapes;	/* registers across a group's lanes */
 };
 
 /* Vector width of the vector form: lanes of one group of threads. */
@@ -174,6 +176,22 @@ bool jit_vmask_fits(struct emit *e, const struct ir_insn *in);
 /* That piece, in the lanes where @taken is false, then to @target. */
 bool jit_vmask_emit(struct emit *e, const struct ir_insn *in,
 		    LLVMValueRef taken, LLVMBasicBlockRef target);
+/* Register shapes for the vector form (jit_emit_vshape.c): computed
+ * before it is emitted, freed after; false when out of memory. */
+bool jit_vec_shapes_begin(struct emit *e);
+void jit_vec_shapes_end(struct emit *e);
+/* The shape of @in's operand @i used as an address (varying if none). */
+struct ir_shape jit_vec_address_shape(struct emit *e,
+				      const struct ir_insn *in, unsigned i);
+/* @in's guard is the same in every lane: its value in lane 0 (i1). */
+LLVMValueRef jit_vec_uniform_guard(struct emit *e, const struct ir_insn *in,
+				   LLVMValueRef g);
+/* The vector form runs only where a group lies in one row of the CTA
+ * (ntid.x % W == 0), as the shapes assume: then on to @go, else every
+ * thread is left to the scalar loop. */
+void jit_vec_rows_gate(struct emit *e, LLVMValueRef rows,
+		       LLVMBasicBlockRef go);
+
 /* Calls @fn (scalar, one argument of @t's element type) per lane. */
 LLVMValueRef jit_vec_call1(struct emit *e, LLVMTypeRef t, const char *fn,
 			   LLVMValueRef a);

@@ -134,6 +134,11 @@ void jit_vec_diverge(struct emit *e, const struct ir_insn *in)
 static void branch3(struct emit *e, const struct ir_insn *in, LLVMValueRef g,
 		    LLVMBasicBlockRef yes, LLVMBasicBlockRef no)
 {
+	LLVMValueRef same = jit_vec_uniform_guard(e, in, g);
+	if (same) {	/* the same in every lane: no parting */
+		LLVMBuildCondBr(B, same, yes, no);
+		return;
+	}
 	LLVMBasicBlockRef some = jit_new_block(e, "vsome");
 	LLVMBasicBlockRef part = jit_new_block(e, "vpart");
 	LLVMBuildCondBr(B, all_of(e, g), yes, some);
@@ -443,7 +448,7 @@ static void vec_skeleton(struct emit *e, struct vloop *v)
 		e->ctaid[i] = jit_splat(e, e->ctaid[i]);
 		e->nctaid[i] = jit_splat(e, e->nctaid[i]);
 	}
-	LLVMBuildBr(B, v->head);
+	jit_vec_rows_gate(e, v->rows, v->head);
 	LLVMPositionBuilderAtEnd(B, v->head);
 	v->g = LLVMBuildPhi(B, e->scalar[3], "");
 	for (int i = 0; i < 3; i++)
@@ -526,10 +531,15 @@ LLVMValueRef jit_emit_vector(struct emit *e, const char *name)
 	LLVMAddAttributeAtIndex(e->fn, 1, LLVMCreateEnumAttribute(
 		e->cx, LLVMGetEnumAttributeKindForName("noalias", 7), 0));
 	e->lane_addr = e->lane_vals = NULL;
+	if (!jit_vec_shapes_begin(e)) {
+		LLVMDeleteFunction(e->fn);
+		return NULL;
+	}
 	vec_skeleton(e, &v);
 	bool ok = vec_blocks(e);
 	if (ok)
 		vec_restore(e, &v);
+	jit_vec_shapes_end(e);
 	LLVMValueRef fn = e->fn;
 	jit_lanes(e, 0);
 	if (ok && instructions(fn) > JIT_VEC_MAX_INSTRUCTIONS)

@@ -12,6 +12,14 @@
  *    would. Atomics always go lane by lane.
  * A failed inline check of a contiguous access also goes lane by lane,
  * which updates the site's cached range or faults.
+ *
+ * Where the address's shape is known at compile time (ir_shape.c:
+ * uniform, or strided by a constant), the path is chosen then, with no
+ * comparison of the lanes' addresses at run time (static_paths); a
+ * uniform store checks once and writes the last lane's data, and a
+ * .v2/.v4 access strided by its whole size is one vector access too,
+ * its elements dealt out to (or gathered from) the registers by
+ * shuffles.
  */
 #include "jit_emit.h"
 
@@ -190,17 +198,51 @@ static LLVMValueRef contiguous_ok(struct emit *e, struct vaccess *v)
 		lo = LLVMBuildLoad2(B, e->scalar[4], v->site.lo_slot, "");
 		len = LLVMBuildLoad2(B, e->scalar[4], v->site.len_slot, "");
 	}
+	unsigned unit = v->size * v->n;	/* a lane's bytes */
 	LLVMValueRef d0 = LLVMBuildSub(B, v->lane0, lo, "");
 	LLVMValueRef dn = LLVMBuildAdd(
-		B, d0, s64(e, (uint64_t)(JIT_LANES - 1) * v->size), "");
+		B, d0, s64(e, (uint64_t)(JIT_LANES - 1) * unit), "");
 	jit_lanes(e, 0);
-	LLVMValueRef ok = LLVMBuildAnd(B, jit_in_window(e, d0, len, v->size),
-				       jit_in_window(e, dn, len, v->size), "");
+	LLVMValueRef ok = LLVMBuildAnd(B, jit_in_window(e, d0, len, unit),
+				       jit_in_window(e, dn, len, unit), "");
 	jit_lanes(e, JIT_LANES);
 	return ok;
 }
 
-/* One vector load or store; @slow when the check does not pass. */
+/* Lane-major order of n <W x iN> vectors: element lane * n + k of the
+ * result is lane "lane" of vector k, i.e. element k * W + lane of the
+ * vectors laid end to end (@deal: the inverse, for loads). */
+static LLVMValueRef interleave_mask(struct emit *e, unsigned n, bool deal,
+				    unsigned k)
+{
+	LLVMValueRef el[4 * JIT_LANES];
+	unsigned count = deal ? JIT_LANES : n * JIT_LANES;
+	for (unsigned j = 0; j < count; j++)
+		el[j] = s32(e, deal ? j * n + k :
+				      (j % n) * JIT_LANES + j / n);
+	return LLVMConstVector(el, count);
+}
+
+/* The n data vectors of a store, lane-major, as one <W*n x iN>. */
+static LLVMValueRef interleave(struct emit *e, struct vaccess *v)
+{
+	if (v->n == 1)
+		return v->data[0];
+	LLVMValueRef a = v->data[0], b = v->data[1];
+	if (v->n == 4) {	/* ends joined first: <2W> each */
+		LLVMValueRef el[2 * JIT_LANES];
+		for (unsigned j = 0; j < 2 * JIT_LANES; j++)
+			el[j] = s32(e, j);
+		LLVMValueRef ends = LLVMConstVector(el, 2 * JIT_LANES);
+		a = LLVMBuildShuffleVector(B, v->data[0], v->data[1], ends, "");
+		b = LLVMBuildShuffleVector(B, v->data[2], v->data[3], ends, "");
+	}
+	return LLVMBuildShuffleVector(B, a, b,
+				      interleave_mask(e, v->n, false, 0), "");
+}
+
+/* One vector load or store of the lanes' n elements each, side by side
+ * (lane-major); @slow when the check does not pass. */
 static bool contiguous(struct emit *e, struct vaccess *v,
 		       LLVMBasicBlockRef slow)
 {
@@ -210,15 +252,21 @@ static bool contiguous(struct emit *e, struct vaccess *v,
 	LLVMValueRef p = v->kind == MK_SHARED ?
 		LLVMBuildGEP2(B, e->scalar[1], e->shared, &v->lane0, 1, "") :
 		LLVMBuildIntToPtr(B, v->lane0, e->p8, "");
-	LLVMTypeRef vt = LLVMVectorType(v->it, JIT_LANES);
+	LLVMTypeRef vt = LLVMVectorType(v->it, JIT_LANES * v->n);
 	p = LLVMBuildBitCast(B, p, LLVMPointerType(vt, 0), "");
-	LLVMValueRef x = v->st ? LLVMBuildStore(B, v->data[0], p) :
+	LLVMValueRef x = v->st ? LLVMBuildStore(B, interleave(e, v), p) :
 				 LLVMBuildLoad2(B, vt, p, "");
 	LLVMSetAlignment(x, v->size);
 	LLVMSetVolatile(x, v->vol);
-	if (!v->st && !jit_set_bits(e, &v->ops[0], x,
-				    ptx_type_is_signed(v->in->types[0])))
-		return false;
+	for (unsigned k = 0; !v->st && k < v->n; k++) {
+		LLVMValueRef el = v->n == 1 ? x :
+			LLVMBuildShuffleVector(B, x, LLVMGetUndef(vt),
+					       interleave_mask(e, v->n, true, k),
+					       "");
+		if (!jit_set_bits(e, &v->ops[k], el,
+				  ptx_type_is_signed(v->in->types[0])))
+			return false;
+	}
 	LLVMBuildBr(B, v->join);
 	return true;
 }
@@ -234,9 +282,68 @@ static LLVMValueRef strided(struct emit *e, struct vaccess *v, uint64_t step)
 	return all_of(e, LLVMBuildICmp(B, LLVMIntEQ, v->off, want, ""));
 }
 
+/* Every lane stores at one address: one check, then the lanes' data
+ * in lane order (the last lane's stays; a volatile store writes each). */
+static bool uniform_store(struct emit *e, struct vaccess *v)
+{
+	LLVMValueRef a = LLVMBuildExtractElement(B, v->addr, s32(e, 0), "");
+	LLVMValueRef p = lane_ptr(e, v, a, e->gtid, true);
+	for (unsigned l = v->vol ? 0 : JIT_LANES - 1; l < JIT_LANES; l++)
+		for (unsigned k = 0; k < v->n; k++) {
+			LLVMValueRef x = LLVMBuildExtractElement(
+				B, v->data[k], s32(e, l), "");
+			LLVMValueRef st = LLVMBuildStore(
+				B, x, elem_ptr(e, p, k, v->size, v->it));
+			LLVMSetAlignment(st, k ? v->size : v->size * v->n);
+			LLVMSetVolatile(st, v->vol);
+		}
+	LLVMBuildBr(B, v->join);
+	return true;
+}
+
+/*
+ * The paths the address's shape (ir_shape.h) decides at compile time:
+ * uniform, one scalar access; strided by the element size, the
+ * contiguous access (lane by lane where its check fails); any other
+ * stride, lane by lane. A strided global address must be strided in
+ * all 64 bits; a shared one is a 32-bit offset, checked in full.
+ */
+static int static_paths(struct emit *e, struct vaccess *v)
+{
+	struct ir_shape sh = jit_vec_address_shape(e, v->in, v->st ? 0 : 1);
+	bool lin = sh.kind == SHAPE_STRIDED &&
+		   (sh.exact || v->kind == MK_SHARED);
+	if (sh.kind != SHAPE_UNIFORM && !lin)
+		return -1;
+	v->join = jit_new_block(e, "vjoin");
+	v->lane0 = LLVMBuildExtractElement(B, v->off, s32(e, 0), "");
+	if (sh.kind == SHAPE_UNIFORM) {
+		if (!(v->st ? uniform_store(e, v) : uniform_load(e, v)))
+			return 0;
+		LLVMPositionBuilderAtEnd(B, v->join);
+		return 1;
+	}
+	LLVMBasicBlockRef lanes = jit_new_block(e, "vlanes");
+	bool ok;
+	if (sh.stride == (int64_t)(v->size * v->n)) {
+		ok = contiguous(e, v, lanes);
+	} else {
+		LLVMBuildBr(B, lanes);
+		ok = true;
+	}
+	LLVMPositionBuilderAtEnd(B, lanes);
+	if (!ok || !per_lane(e, v))
+		return 0;
+	LLVMPositionBuilderAtEnd(B, v->join);
+	return 1;
+}
+
 /* The paths, chosen by the lanes' addresses at run time. */
 static bool access_paths(struct emit *e, struct vaccess *v)
 {
+	int known = static_paths(e, v);
+	if (known >= 0)
+		return known;
 	LLVMBasicBlockRef lanes = jit_new_block(e, "vlanes");
 	v->join = jit_new_block(e, "vjoin");
 	v->lane0 = LLVMBuildExtractElement(B, v->off, s32(e, 0), "");

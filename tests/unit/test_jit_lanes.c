@@ -16,7 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { NMODES = 3, NCASES = 11, NTESTS = NCASES * (NMODES - 1) };
+enum { NMODES = 3, NCASES = 13, NFAULT_TESTS = NMODES,
+       NTESTS = NCASES * (NMODES - 1) + NFAULT_TESTS };
 
 static const char *const mode_name[NMODES] = { "interpreter", "scalar JIT",
 					       "vector JIT" };
@@ -262,6 +263,148 @@ static const char masked_text[] =
 	  3, { 4 * 64, 4 * 64, 0 }, { [2] = k }, { [0] = true }, fill_ints, \
 	  fault }
 
+/*
+ * Addresses of every shape the vector form tells apart at compile time
+ * (ir_shape.c): contiguous (also .v2 and .v4), uniform (a parameter's,
+ * a row's), strided by twice the element, gathered through an index; shared memory
+ * stored contiguously and read at a row's address and in a loop whose
+ * branch is uniform; a branch that is not; stores contiguous and at
+ * one address for the whole CTA (of data the same in every thread:
+ * which thread stores last is not defined).
+ */
+static const char shapes_text[] =
+	".version 7.0\n.target sm_75\n.address_size 64\n"
+	".visible .entry lanes_shapes(.param .u64 out, .param .u64 in,\n"
+	"\t.param .u64 idx, .param .u32 n)\n{\n"
+	"\t.reg .pred %p<4>;\n\t.reg .b32 %r<40>;\n\t.reg .b64 %rd<20>;\n"
+	"\t.shared .align 4 .b32 s[64];\n"
+	"\tld.param.u64 %rd1, [out];\n\tld.param.u64 %rd2, [in];\n"
+	"\tld.param.u64 %rd3, [idx];\n\tld.param.u32 %r1, [n];\n"
+	"\tcvta.to.global.u64 %rd1, %rd1;\n\tcvta.to.global.u64 %rd2, %rd2;\n"
+	"\tcvta.to.global.u64 %rd3, %rd3;\n"
+	"\tmov.u32 %r2, %tid.x;\n\tmov.u32 %r3, %tid.y;\n"
+	"\tmov.u32 %r4, %ctaid.x;\n\tmov.u32 %r5, %ntid.x;\n"
+	"\tmad.lo.s32 %r6, %r3, %r5, %r2;\n"
+	"\tmul.lo.s32 %r7, %r4, 64;\n\tadd.s32 %r8, %r7, %r6;\n"
+	"\tmul.wide.u32 %rd4, %r8, 4;\n\tadd.s64 %rd5, %rd2, %rd4;\n"
+	"\tld.global.u32 %r9, [%rd5];\n"		/* contiguous */
+	"\tld.global.u32 %r10, [%rd2+4];\n"		/* uniform */
+	"\tmul.wide.u32 %rd6, %r3, 4;\n\tadd.s64 %rd7, %rd2, %rd6;\n"
+	"\tld.global.u32 %r11, [%rd7+8];\n"		/* a row's */
+	"\tmul.wide.u32 %rd8, %r8, 8;\n\tadd.s64 %rd9, %rd2, %rd8;\n"
+	"\tld.global.u32 %r12, [%rd9];\n"		/* stride 8 */
+	"\tld.global.v2.u32 {%r30, %r31}, [%rd9];\n"	/* contiguous v2 */
+	"\tmul.wide.u32 %rd16, %r8, 16;\n\tadd.s64 %rd17, %rd2, %rd16;\n"
+	"\tld.global.v4.u32 {%r32, %r33, %r34, %r35}, [%rd17];\n"
+	"\txor.b32 %r30, %r30, %r33;\n\txor.b32 %r31, %r31, %r35;\n"
+	"\tsub.s32 %r36, %r32, %r34;\n"
+	"\tadd.s64 %rd10, %rd3, %rd4;\n\tld.global.u32 %r13, [%rd10];\n"
+	"\tand.b32 %r13, %r13, 127;\n\tmul.wide.u32 %rd11, %r13, 4;\n"
+	"\tadd.s64 %rd12, %rd2, %rd11;\n"
+	"\tld.global.u32 %r14, [%rd12];\n"		/* gathered */
+	"\tshl.b32 %r15, %r6, 2;\n\tmov.u32 %r16, s;\n"
+	"\tadd.s32 %r17, %r16, %r15;\n\tst.shared.u32 [%r17], %r9;\n"
+	"\tbar.sync 0;\n"
+	"\tshl.b32 %r18, %r3, 2;\n\tadd.s32 %r19, %r16, %r18;\n"
+	"\tld.shared.u32 %r20, [%r19];\n"
+	"\tmov.u32 %r21, 0;\n\tmov.u32 %r22, 0;\n"
+	"\tsetp.eq.u32 %p1, %r1, 0;\n\t@%p1 bra $Ldone;\n"
+	"$Lloop:\n\tshl.b32 %r23, %r21, 2;\n\tadd.s32 %r24, %r16, %r23;\n"
+	"\tld.shared.u32 %r25, [%r24];\n\tadd.s32 %r22, %r22, %r25;\n"
+	"\tadd.s32 %r21, %r21, 1;\n\tsetp.lt.u32 %p2, %r21, %r1;\n"
+	"\t@%p2 bra $Lloop;\n"
+	"$Ldone:\n\tand.b32 %r26, %r2, 1;\n\tsetp.eq.u32 %p3, %r26, 1;\n"
+	"\tmov.u32 %r27, 0;\n\t@%p3 bra $Lodd;\n\tbra $Ljoin;\n"
+	"$Lodd:\n\tmov.u32 %r27, 1000;\n"
+	"$Ljoin:\n\tmad.lo.s32 %r28, %r10, 3, %r9;\n"
+	"\tmad.lo.s32 %r28, %r11, 5, %r28;\n\tmad.lo.s32 %r28, %r12, 7, %r28;\n"
+	"\tmad.lo.s32 %r28, %r14, 11, %r28;\n\tmad.lo.s32 %r28, %r20, 13, %r28;\n"
+	"\tmad.lo.s32 %r28, %r22, 17, %r28;\n\tadd.s32 %r28, %r28, %r27;\n"
+	"\tmad.lo.s32 %r28, %r30, 19, %r28;\n\tmad.lo.s32 %r28, %r31, 23, %r28;\n"
+	"\tmad.lo.s32 %r28, %r36, 29, %r28;\n"
+	"\tst.global.v2.u32 [%rd9+2048], {%r36, %r30};\n"
+	"\tadd.s64 %rd13, %rd1, %rd4;\n\tst.global.u32 [%rd13], %r28;\n"
+	"\tmul.wide.u32 %rd14, %r4, 16;\n\tadd.s64 %rd15, %rd1, %rd14;\n"
+	"\tst.global.u32 [%rd15+512], %r10;\n"	/* one address */
+	"\tst.global.v2.u32 [%rd15+520], {%r4, %r10};\n"
+	"\tret;\n}\n";
+
+/* A counter every write of which is the same in every lane, left by
+ * the lanes after different trips round a loop: the scalar loop ends
+ * the region, and after the barrier the vector form must not read an
+ * address made of it as the same in every lane. */
+static const char rejoin_text[] =
+	".version 7.0\n.target sm_75\n.address_size 64\n"
+	".visible .entry lanes_rejoin(.param .u64 out, .param .u64 in)\n{\n"
+	"\t.reg .pred %p<3>;\n\t.reg .b32 %r<8>;\n\t.reg .b64 %rd<8>;\n"
+	"\tld.param.u64 %rd1, [out];\n\tld.param.u64 %rd2, [in];\n"
+	"\tmov.u32 %r1, %tid.x;\n\tand.b32 %r2, %r1, 3;\n"
+	"\tmov.u32 %r3, 0;\n"
+	"$Lloop:\n\tsetp.ge.u32 %p1, %r3, %r2;\n\t@%p1 bra $Lout;\n"
+	"\tadd.u32 %r3, %r3, 1;\n\tbra $Lloop;\n"
+	"$Lout:\n\tbar.sync 0;\n"
+	"\tmul.wide.u32 %rd3, %r3, 4;\n\tadd.s64 %rd4, %rd2, %rd3;\n"
+	"\tld.global.u32 %r4, [%rd4];\n"
+	"\tmul.wide.u32 %rd5, %r1, 4;\n\tadd.s64 %rd6, %rd1, %rd5;\n"
+	"\tst.global.u32 [%rd6], %r4;\n\tret;\n}\n";
+
+/* A load at an address that is the same in a row of 16 threads and
+ * outside memory from the second row on: the fault names (0, 1, 0). */
+static const char fault_text[] =
+	".version 7.0\n.target sm_75\n.address_size 64\n"
+	".visible .entry lanes_fault(.param .u64 out, .param .u64 in)\n{\n"
+	"\t.reg .b32 %r<4>;\n\t.reg .b64 %rd<8>;\n"
+	"\tld.param.u64 %rd1, [out];\n\tld.param.u64 %rd2, [in];\n"
+	"\tmov.u32 %r1, %tid.x;\n\tmov.u32 %r2, %tid.y;\n"
+	"\tmul.wide.u32 %rd3, %r2, 268435456;\n\tadd.s64 %rd4, %rd2, %rd3;\n"
+	"\tld.global.u32 %r3, [%rd4];\n"
+	"\tmul.wide.u32 %rd5, %r1, 4;\n\tadd.s64 %rd6, %rd1, %rd5;\n"
+	"\tst.global.u32 [%rd6], %r3;\n\tret;\n}\n";
+
+/* The fault of lanes_fault on mode @m, its address made relative to
+ * the input's; false if it ran through. */
+static bool fault_mode(int m, struct ptx_fault *f)
+{
+	set_mode(m);
+	struct ptx_program *p = build_mode(fault_text, "fault.ptx", m);
+	uint32_t *out = test_alloc(64 * 4), *in = test_alloc(64 * 4);
+	const void *args[2] = { &out, &in };
+	struct launch_cfg cfg = { .grid = { 1 }, .block = { 16, 4, 1 } };
+	memset(f, 0, sizeof(*f));
+	bool faulted = p && !run(p, "lanes_fault", &cfg, args, f);
+	f->addr -= (uint64_t)(uintptr_t)in;
+	if (p)
+		ptx_program_destroy(p);
+	unsetenv("VCUDA_EXECUTOR");
+	unsetenv("VCUDA_JIT_LANES");
+	return faulted;
+}
+
+static void check_fault(void)
+{
+	struct ptx_fault f[NMODES];
+	bool faulted[NMODES];
+	for (int m = 0; m < NMODES; m++)
+		faulted[m] = fault_mode(m, &f[m]);
+	tap_ok(faulted[0] && f[0].thread[0] == 0 && f[0].thread[1] == 1 &&
+		       f[0].thread[2] == 0 && f[0].addr == 268435456,
+	       "lanes_fault faults in thread (0, 1, 0) on the interpreter");
+	for (int m = 1; m < NMODES; m++) {
+		bool same = faulted[0] && faulted[m] &&
+			    f[m].kind == f[0].kind && f[m].addr == f[0].addr &&
+			    !memcmp(f[m].cta, f[0].cta, sizeof(f[0].cta)) &&
+			    !memcmp(f[m].thread, f[0].thread,
+				    sizeof(f[0].thread));
+		if (!same)
+			tap_diag("%s: thread (%u, %u, %u) at in + %#llx",
+				 mode_name[m],
+				 f[m].thread[0], f[m].thread[1], f[m].thread[2],
+				 (unsigned long long)f[m].addr);
+		tap_ok(same, "lanes_fault faults on the %s as on the "
+		       "interpreter", mode_name[m]);
+	}
+}
+
 int main(void)
 {
 	tap_plan(NTESTS);
@@ -303,6 +446,13 @@ int main(void)
 		MASKED_CASE("lanes_masked_fault", 3, true),
 		MASKED_CASE("lanes_masked_store", 13, false),
 		MASKED_CASE("lanes_masked_nested", 13, false),
+		{ shapes_text, "shapes.ptx", "lanes_shapes",
+		  { .grid = { 2 }, .block = { 32, 2, 1 } }, 4,
+		  { 4 * 256, 4 * 1024, 4 * 128, 0 }, { [3] = 45 },
+		  { [0] = true, [1] = true }, fill_ints, false },
+		{ rejoin_text, "rejoin.ptx", "lanes_rejoin",
+		  { .grid = { 1 }, .block = { 32 } }, 2, { 4 * 32, 4 * 8 },
+		  { 0 }, { [0] = true }, fill_ints, false },
 	};
 	for (int i = 0; i < NCASES; i++)
 		if (cases[i].text)
@@ -310,6 +460,7 @@ int main(void)
 		else
 			for (int m = 1; m < NMODES; m++)
 				tap_ok(false, "%s: no PTX", cases[i].kernel);
+	check_fault();
 	free(text);
 	test_free_all();
 	return tap_done();
