@@ -4,6 +4,7 @@
  * payloads, and the choice of one PTX text per translation unit.
  */
 #include "fatbin_walk.h"
+#include "le_read.h"
 #include "util.h"
 
 #include <lz4.h>
@@ -20,32 +21,7 @@ enum {
 	MAX_UNCOMPRESSED = 1u << 30,
 };
 
-static uint16_t rd16(const uint8_t *p)
-{
-	uint16_t v;
-	memcpy(&v, p, sizeof(v));
-	return v;
-}
-
-static uint32_t rd32(const uint8_t *p)
-{
-	uint32_t v;
-	memcpy(&v, p, sizeof(v));
-	return v;
-}
-
-static uint64_t rd64(const uint8_t *p)
-{
-	uint64_t v;
-	memcpy(&v, p, sizeof(v));
-	return v;
-}
-
-static enum fatbin_status fail(enum fatbin_status st, char *err,
-			       size_t err_len, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static enum fatbin_status fail(enum fatbin_status st, char *err,
+enum fatbin_status fatbin_fail(enum fatbin_status st, char *err,
 			       size_t err_len, const char *fmt, ...)
 {
 	if (err && err_len) {
@@ -85,8 +61,8 @@ static enum fatbin_status decode_entry(const uint8_t *hdr, size_t avail,
 				       size_t err_len)
 {
 	if (avail < ENTRY_MIN_HEADER)
-		return fail(FATBIN_INVALID, err, err_len,
-			    "truncated header (%zu bytes left)", avail);
+		return fatbin_fail(FATBIN_INVALID, err, err_len,
+				   "truncated header (%zu bytes left)", avail);
 	e->kind = rd16(hdr);
 	e->version = rd16(hdr + 2);
 	e->header_size = rd32(hdr + 4);
@@ -99,12 +75,12 @@ static enum fatbin_status decode_entry(const uint8_t *hdr, size_t avail,
 	e->uncompressed_size = rd64(hdr + 56);
 	if (e->header_size < ENTRY_MIN_HEADER || e->header_size > avail ||
 	    e->header_size % 8)
-		return fail(FATBIN_INVALID, err, err_len,
-			    "bad header size %u", e->header_size);
+		return fatbin_fail(FATBIN_INVALID, err, err_len,
+				   "bad header size %u", e->header_size);
 	if (e->payload_size > avail - e->header_size)
-		return fail(FATBIN_INVALID, err, err_len,
-			    "payload of %llu bytes overruns the container",
-			    (unsigned long long)e->payload_size);
+		return fatbin_fail(FATBIN_INVALID, err, err_len,
+				   "payload of %llu bytes overruns the container",
+				   (unsigned long long)e->payload_size);
 	entry_string(hdr, e->header_size, rd32(hdr + 32), rd32(hdr + 36),
 		     &e->name, &e->name_len);
 	uint32_t opt = rd32(hdr + 20);
@@ -124,13 +100,13 @@ static enum fatbin_status walk_container(const uint8_t *c, size_t avail,
 	uint64_t body = rd64(c + 8);
 	unsigned hsize = rd16(c + 6);
 	if (rd16(c + 4) != 1 || hsize != CONTAINER_HEADER)
-		return fail(FATBIN_UNSUPPORTED, err, err_len,
-			    "container %u: version %u header size %u",
-			    e->container, rd16(c + 4), hsize);
+		return fatbin_fail(FATBIN_UNSUPPORTED, err, err_len,
+				   "container %u: version %u header size %u",
+				   e->container, rd16(c + 4), hsize);
 	if (avail && body > avail - CONTAINER_HEADER)
-		return fail(FATBIN_INVALID, err, err_len,
-			    "container %u: size %llu exceeds image",
-			    e->container, (unsigned long long)body);
+		return fatbin_fail(FATBIN_INVALID, err, err_len,
+				   "container %u: size %llu exceeds image",
+				   e->container, (unsigned long long)body);
 	const uint8_t *p = c + CONTAINER_HEADER;
 	const uint8_t *end = p + body;
 	for (e->index = 0; p < end; e->index++) {
@@ -138,9 +114,9 @@ static enum fatbin_status walk_container(const uint8_t *c, size_t avail,
 		enum fatbin_status st =
 			decode_entry(p, (size_t)(end - p), e, why, sizeof(why));
 		if (st != FATBIN_OK)
-			return fail(st, err, err_len,
-				    "container %u entry %u: %s", e->container,
-				    e->index, why);
+			return fatbin_fail(st, err, err_len,
+					   "container %u entry %u: %s", e->container,
+					   e->index, why);
 		e->offset = (size_t)(p - (c - e->container_offset));
 		st = fn(user, e, err, err_len);
 		if (st != FATBIN_OK)
@@ -158,11 +134,11 @@ enum fatbin_status fatbin_walk(const void *image, size_t size,
 	size_t off = 0;
 	struct fatbin_entry_info e = { 0 };
 	if (size && size < CONTAINER_HEADER)
-		return fail(FATBIN_INVALID, err, err_len,
-			    "image of %zu bytes is too small", size);
+		return fatbin_fail(FATBIN_INVALID, err, err_len,
+				   "image of %zu bytes is too small", size);
 	if (rd32(base) != FATBIN_CONTAINER_MAGIC)
-		return fail(FATBIN_INVALID, err, err_len,
-			    "bad fatbin magic 0x%08x", rd32(base));
+		return fatbin_fail(FATBIN_INVALID, err, err_len,
+				   "bad fatbin magic 0x%08x", rd32(base));
 	for (;;) {
 		e.container_offset = off;
 		enum fatbin_status st = walk_container(
@@ -189,10 +165,10 @@ enum fatbin_status fatbin_walk(const void *image, size_t size,
 		/* Padding (NULs) may end a section; anything else is bad. */
 		for (size_t i = off; i < size; i++)
 			if (base[i])
-				return fail(FATBIN_INVALID, err, err_len,
-					    "bad magic 0x%08x at offset %zu",
-					    size - off >= 4 ? rd32(base + off) : 0,
-					    off);
+				return fatbin_fail(FATBIN_INVALID, err, err_len,
+						   "bad magic 0x%08x at offset %zu",
+						   size - off >= 4 ? rd32(base + off) : 0,
+						   off);
 		break;
 	}
 	if (size_out)
@@ -206,25 +182,25 @@ static enum fatbin_status decompress(const struct fatbin_entry_info *e,
 {
 	size_t src_len = e->compressed_size;
 	if (!src_len || src_len > e->payload_size)
-		return fail(FATBIN_INVALID, err, err_len,
-			    "compressed size %zu, payload %llu", src_len,
-			    (unsigned long long)e->payload_size);
+		return fatbin_fail(FATBIN_INVALID, err, err_len,
+				   "compressed size %zu, payload %llu", src_len,
+				   (unsigned long long)e->payload_size);
 	if (e->flags & FATBIN_FLAG_ZSTD) {
 		size_t n = ZSTD_decompress(dst, dst_len, e->payload, src_len);
 		if (ZSTD_isError(n))
-			return fail(FATBIN_INVALID, err, err_len, "zstd: %s",
-				    ZSTD_getErrorName(n));
+			return fatbin_fail(FATBIN_INVALID, err, err_len, "zstd: %s",
+					   ZSTD_getErrorName(n));
 		if (n != dst_len)
-			return fail(FATBIN_INVALID, err, err_len,
-				    "zstd gave %zu bytes, header says %zu", n,
-				    dst_len);
+			return fatbin_fail(FATBIN_INVALID, err, err_len,
+					   "zstd gave %zu bytes, header says %zu", n,
+					   dst_len);
 		return FATBIN_OK;
 	}
 	int n = LZ4_decompress_safe((const char *)e->payload, (char *)dst,
 				    (int)src_len, (int)dst_len);
 	if (n < 0 || (size_t)n != dst_len)
-		return fail(FATBIN_INVALID, err, err_len,
-			    "lz4 gave %d bytes, header says %zu", n, dst_len);
+		return fatbin_fail(FATBIN_INVALID, err, err_len,
+				   "lz4 gave %d bytes, header says %zu", n, dst_len);
 	return FATBIN_OK;
 }
 
@@ -235,11 +211,11 @@ enum fatbin_status fatbin_entry_payload(const struct fatbin_entry_info *e,
 	bool compressed = e->flags & (FATBIN_FLAG_ZSTD | FATBIN_FLAG_LZ4);
 	size_t n = compressed ? e->uncompressed_size : e->payload_size;
 	if (compressed && (!n || n > MAX_UNCOMPRESSED))
-		return fail(FATBIN_INVALID, err, err_len,
-			    "uncompressed size %zu", n);
+		return fatbin_fail(FATBIN_INVALID, err, err_len,
+				   "uncompressed size %zu", n);
 	uint8_t *buf = malloc(n + 1);
 	if (!buf)
-		return fail(FATBIN_NO_MEMORY, err, err_len, "out of memory");
+		return fatbin_fail(FATBIN_NO_MEMORY, err, err_len, "out of memory");
 	if (compressed) {
 		enum fatbin_status st = decompress(e, buf, n, err, err_len);
 		if (st != FATBIN_OK) {
@@ -306,7 +282,7 @@ static enum fatbin_status collect_entry(void *user,
 		return FATBIN_OK;	/* other kinds carry nothing we run */
 	struct tu_choice *t = find_tu(c, c->image + e->container_offset, e);
 	if (!t)
-		return fail(FATBIN_NO_MEMORY, err, err_len, "out of memory");
+		return fatbin_fail(FATBIN_NO_MEMORY, err, err_len, "out of memory");
 	if (e->kind == FATBIN_KIND_ELF) {
 		c->elf_entries++;
 		/* SASS runs on its major arch, minor up (sm_80 on sm_86). */
@@ -345,14 +321,14 @@ static enum fatbin_status emit_tu(const struct tu_choice *t,
 	enum fatbin_status st =
 		fatbin_entry_payload(&t->best, &text, &len, why, sizeof(why));
 	if (st != FATBIN_OK)
-		return fail(st, err, err_len,
-			    "container %u entry %u (PTX compute_%u): %s",
-			    t->best.container, t->best.index, t->best.arch,
-			    why);
+		return fatbin_fail(st, err, err_len,
+				   "container %u entry %u (PTX compute_%u): %s",
+				   t->best.container, t->best.index, t->best.arch,
+				   why);
 	struct fatbin_ptx *p = list_add(out);
 	if (!p) {
 		free(text);
-		return fail(FATBIN_NO_MEMORY, err, err_len, "out of memory");
+		return fatbin_fail(FATBIN_NO_MEMORY, err, err_len, "out of memory");
 	}
 	p->text = (char *)text;
 	p->len = strlen((char *)text);	/* drops the trailing NULs */
@@ -360,8 +336,8 @@ static enum fatbin_status emit_tu(const struct tu_choice *t,
 	if (t->name) {
 		p->source_name = strndup(t->name, t->name_len);
 		if (!p->source_name)
-			return fail(FATBIN_NO_MEMORY, err, err_len,
-				    "out of memory");
+			return fatbin_fail(FATBIN_NO_MEMORY, err, err_len,
+					   "out of memory");
 	}
 	return FATBIN_OK;
 }
@@ -391,12 +367,12 @@ static enum fatbin_status collect_fatbin(const uint8_t *image, size_t size,
 		if (!t->best.kind && t->device_elf)
 			continue;
 		if (!t->best.kind) {
-			st = fail(FATBIN_NO_PTX, err, err_len,
-				  "%.*s%sPTX only for compute_%u and above, "
-				  "device is sm_%u",
-				  (int)t->name_len, t->name ? t->name : "",
-				  t->name ? ": " : "", t->lowest_arch,
-				  device_arch);
+			st = fatbin_fail(FATBIN_NO_PTX, err, err_len,
+					 "%.*s%sPTX only for compute_%u and above, "
+					 "device is sm_%u",
+					 (int)t->name_len, t->name ? t->name : "",
+					 t->name ? ": " : "", t->lowest_arch,
+					 device_arch);
 			break;
 		}
 		st = emit_tu(t, out, err, err_len);
@@ -445,7 +421,7 @@ static enum fatbin_status collect_raw_ptx(const uint8_t *p, size_t size,
 			    strlen((const char *)p);
 	struct fatbin_ptx *e = list_add(out);
 	if (!e || !(e->text = strndup((const char *)p, len)))
-		return fail(FATBIN_NO_MEMORY, err, err_len, "out of memory");
+		return fatbin_fail(FATBIN_NO_MEMORY, err, err_len, "out of memory");
 	e->len = len;
 	const char *t = strstr(e->text, ".target");
 	if (t) {
@@ -465,8 +441,8 @@ static enum fatbin_status collect_wrapper(const uint8_t *w,
 	unsigned version = rd32(w + 4);
 	const uint8_t *fatbin = (const uint8_t *)(uintptr_t)rd64(w + 8);
 	if (version != 1 && version != 2)
-		return fail(FATBIN_UNSUPPORTED, err, err_len,
-			    "registration wrapper version %u", version);
+		return fatbin_fail(FATBIN_UNSUPPORTED, err, err_len,
+				   "registration wrapper version %u", version);
 	enum fatbin_status st = FATBIN_OK;
 	if (fatbin)
 		st = collect_fatbin(fatbin, 0, device_arch, out, units, elves,
@@ -481,8 +457,8 @@ static enum fatbin_status collect_wrapper(const uint8_t *w,
 		st = collect_fatbin(rel[i], 0, device_arch, out, units, elves,
 				    why, sizeof(why));
 		if (st != FATBIN_OK)
-			fail(st, err, err_len, "relocatable fatbin %zu: %s", i,
-			     why);
+			fatbin_fail(st, err, err_len, "relocatable fatbin %zu: %s", i,
+				    why);
 	}
 	return st;
 }
@@ -500,7 +476,7 @@ enum fatbin_status fatbin_collect_ptx(const void *image, size_t image_size,
 	if (err && err_len)
 		err[0] = 0;
 	if (!p || (image_size && image_size < 4))
-		return fail(FATBIN_INVALID, err, err_len, "empty image");
+		return fatbin_fail(FATBIN_INVALID, err, err_len, "empty image");
 	if (rd32(p) == FATBIN_WRAPPER_MAGIC)
 		st = collect_wrapper(p, device_arch, out, &units, &elves, err,
 				     err_len);
@@ -510,18 +486,18 @@ enum fatbin_status fatbin_collect_ptx(const void *image, size_t image_size,
 	else if (looks_like_ptx(p, image_size))
 		return collect_raw_ptx(p, image_size, out, err, err_len);
 	else if (is_cubin(p, image_size))	/* SASS, no PTX */
-		return fail(FATBIN_NO_PTX, err, err_len,
-			    "an ELF cubin holds SASS only, no PTX");
+		return fatbin_fail(FATBIN_NO_PTX, err, err_len,
+				   "an ELF cubin holds SASS only, no PTX");
 	else
-		st = fail(FATBIN_INVALID, err, err_len,
-			  "unknown image magic 0x%08x", rd32(p));
+		st = fatbin_fail(FATBIN_INVALID, err, err_len,
+				 "unknown image magic 0x%08x", rd32(p));
 	if (st == FATBIN_OK && !out->count) {
 		if (units)
-			st = fail(FATBIN_NO_PTX, err, err_len,
-				  "no PTX for sm_%u", device_arch);
+			st = fatbin_fail(FATBIN_NO_PTX, err, err_len,
+					 "no PTX for sm_%u", device_arch);
 		else
-			st = fail(FATBIN_NO_PTX, err, err_len,
-				  "no PTX entries (%u ELF/SASS only)", elves);
+			st = fatbin_fail(FATBIN_NO_PTX, err, err_len,
+					 "no PTX entries (%u ELF/SASS only)", elves);
 	}
 	if (st != FATBIN_OK)
 		fatbin_ptx_list_free(out);

@@ -24,10 +24,17 @@
 #include "fatbin.h"
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #define FATBIN_WRAPPER_MAGIC 0x466243B1u
 #define FATBIN_CONTAINER_MAGIC 0xBA55ED50u
 #define ELF_MAGIC 0x464C457Fu		/* "\x7fELF": a cubin on its own */
+
+/* Writes the reason to @err (at most @err_len bytes) and returns @st:
+ * how the readers of images (fatbin.c, hostobj.c) fail. */
+enum fatbin_status fatbin_fail(enum fatbin_status st, char *err,
+			       size_t err_len, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 
 enum {
 	FATBIN_KIND_PTX = 1,

@@ -5,6 +5,8 @@
  * of a System V ar archive, and hands them to the fatbin reader.
  */
 #include "hostobj.h"
+#include "fatbin_walk.h"
+#include "le_read.h"
 
 #include <stdarg.h>
 #include <stdbool.h>
@@ -24,47 +26,6 @@ static const char ar_magic[AR_MAGIC_LEN] = "!<arch>\n";
 /* nvcc's sections: relocatable device code (-rdc/-dc), whole program */
 static const char *const fatbin_sections[] = { "__nv_relfatbin",
 					       ".nv_fatbin" };
-
-static uint16_t rd16(const uint8_t *p)
-{
-	uint16_t v;
-
-	memcpy(&v, p, sizeof(v));
-	return v;
-}
-
-static uint32_t rd32(const uint8_t *p)
-{
-	uint32_t v;
-
-	memcpy(&v, p, sizeof(v));
-	return v;
-}
-
-static uint64_t rd64(const uint8_t *p)
-{
-	uint64_t v;
-
-	memcpy(&v, p, sizeof(v));
-	return v;
-}
-
-static enum fatbin_status fail(enum fatbin_status st, char *err,
-			       size_t err_len, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static enum fatbin_status fail(enum fatbin_status st, char *err,
-			       size_t err_len, const char *fmt, ...)
-{
-	if (err && err_len) {
-		va_list ap;
-
-		va_start(ap, fmt);
-		vsnprintf(err, err_len, fmt, ap);
-		va_end(ap);
-	}
-	return st;
-}
 
 /* A 64-bit little-endian ELF file for the host: not a cubin (EM_CUDA). */
 static bool is_host_elf(const uint8_t *p, size_t size)
@@ -151,8 +112,8 @@ static enum fatbin_status object_ptx(const uint8_t *p, size_t size,
 	enum fatbin_status st = FATBIN_OK;
 
 	if (!section_table(p, size, &shoff, &shnum, &strtab, &strtab_size))
-		return fail(FATBIN_INVALID, err, err_len,
-			    "host object: bad section table");
+		return fatbin_fail(FATBIN_INVALID, err, err_len,
+				   "host object: bad section table");
 	for (unsigned i = 0; i < shnum && st == FATBIN_OK; i++) {
 		const uint8_t *sh = p + shoff + (size_t)i * ELF_SECTION_HEADER;
 		uint64_t name = rd32(sh), off = rd64(sh + 24),
@@ -164,9 +125,9 @@ static enum fatbin_status object_ptx(const uint8_t *p, size_t size,
 				       strtab_size - name))
 			continue;
 		if (off > size || len > size - off || !len)
-			return fail(FATBIN_INVALID, err, err_len,
-				    "host object: section %u out of bounds",
-				    i);
+			return fatbin_fail(FATBIN_INVALID, err, err_len,
+					   "host object: section %u out of bounds",
+					   i);
 		(*found)++;
 		st = fatbin_collect_ptx(p + off, len, device_arch, &one, err,
 					err_len);
@@ -187,8 +148,8 @@ static enum fatbin_status object_collect(const uint8_t *p, size_t size,
 					   err, err_len);
 
 	if (st == FATBIN_OK && !found)
-		return fail(FATBIN_NO_PTX, err, err_len,
-			    "host object carries no device code");
+		return fatbin_fail(FATBIN_NO_PTX, err, err_len,
+				   "host object carries no device code");
 	return st;
 }
 
@@ -225,24 +186,24 @@ static enum fatbin_status archive_collect(const uint8_t *p, size_t size,
 
 		if (!member_size(p + at, &len) ||
 		    len > size - at - AR_HEADER)
-			return fail(FATBIN_INVALID, err, err_len,
-				    "archive: bad member header at %zu", at);
+			return fatbin_fail(FATBIN_INVALID, err, err_len,
+					   "archive: bad member header at %zu", at);
 		if (is_host_elf(data, len)) {
 			members++;
 			st = object_collect(data, len, device_arch, out, why,
 					    sizeof(why));
 			if (st != FATBIN_OK && st != FATBIN_NO_PTX)
-				return fail(st, err, err_len,
-					    "archive member at %zu: %s", at,
-					    why);
+				return fatbin_fail(st, err, err_len,
+						   "archive member at %zu: %s", at,
+						   why);
 		}
 		at += AR_HEADER + len + (len & 1);
 	}
 	if (!out->count)
-		return fail(FATBIN_NO_PTX, err, err_len,
-			    "archive: none of its %zu objects carries PTX "
-			    "for sm_%u%s%s", members, device_arch,
-			    why[0] ? "; last: " : "", why);
+		return fatbin_fail(FATBIN_NO_PTX, err, err_len,
+				   "archive: none of its %zu objects carries PTX "
+				   "for sm_%u%s%s", members, device_arch,
+				   why[0] ? "; last: " : "", why);
 	return FATBIN_OK;
 }
 
@@ -259,14 +220,14 @@ enum fatbin_status hostobj_collect_ptx(const void *image, size_t size,
 	if (err && err_len)
 		err[0] = 0;
 	if (!p || !size)
-		return fail(FATBIN_INVALID, err, err_len, "empty image");
+		return fatbin_fail(FATBIN_INVALID, err, err_len, "empty image");
 	if (is_archive(p, size))
 		st = archive_collect(p, size, device_arch, out, err, err_len);
 	else if (is_host_elf(p, size))
 		st = object_collect(p, size, device_arch, out, err, err_len);
 	else
-		st = fail(FATBIN_INVALID, err, err_len,
-			  "neither a host ELF object nor an archive");
+		st = fatbin_fail(FATBIN_INVALID, err, err_len,
+				 "neither a host ELF object nor an archive");
 	if (st != FATBIN_OK)
 		fatbin_ptx_list_free(out);
 	return st;
