@@ -32,7 +32,10 @@ cached_venv() {
 	return 0
 }
 cached_venv
-# numba's on-disk caches (cache=True kernels) in guest memory, not 9p
-export NUMBA_CACHE_DIR=${NUMBA_CACHE_DIR:-/tmp/numba-cache}
+# numba caches cache=True kernels beside their source, or where that is
+# read-only (the venv's tests) in the user's cache directory: keep that
+# in guest memory, not 9p. NUMBA_CACHE_DIR would move every cache there,
+# and test_caching looks for its files beside its own sources.
+export XDG_CACHE_HOME=${XDG_CACHE_HOME:-/tmp/numba-cache}
 exec "$PY" tests/python/numba_suite.py ${NUMBA_CHUNK:+--chunk "$NUMBA_CHUNK"} \
 	${NUMBA_RESULTS:+--results "$NUMBA_RESULTS"} "$@"
