@@ -302,12 +302,13 @@ static void ld_vec_lanes(struct warp *w, const struct xinsn *ip, uint32_t m,
  * in rows of 8, 16 or 32 lanes: each row of lanes either reads one
  * address (ta[ty][k]) or consecutive elements (tb[k][tx]). Each group
  * of 8 lanes is sorted into one of those shapes by the differences of
- * its addresses, and then checked by its ends alone; a uniform group is
- * one read given to its lanes, a consecutive one a copy the compiler
- * does in vectors, and only a group of neither shape is checked and
- * read lane by lane. Later loads through the same unchanged register
- * reuse the shapes (lower_rows.c). An address out of bounds sends the
- * warp through the helpers, which name the first bad lane.
+ * its addresses: a uniform group is one read given to its lanes, a
+ * consecutive one a copy the compiler does in vectors, and only a group
+ * of neither shape is read lane by lane. The whole warp is checked at
+ * once, by the lowest and highest difference of its lanes to lane 0.
+ * Later loads through the same unchanged register reuse the shapes and
+ * differences (lower_rows.c). An address out of bounds sends the warp
+ * through the helpers, which name the first bad lane.
  */
 enum row_shape { ROW_UNIFORM, ROW_CONSECUTIVE, ROW_SCATTERED };
 
@@ -323,49 +324,57 @@ static inline uint8_t row_shape(const uint64_t *a, unsigned size)
 	return !spread ? ROW_UNIFORM : !gaps ? ROW_CONSECUTIVE : ROW_SCATTERED;
 }
 
-/* Whether offsets @a .. @last are in the window and @a is aligned. */
-static inline bool shared_ok(uint64_t a, uint64_t last, uint64_t len,
-			     unsigned size)
+/*
+ * The plan of a warp's shared addresses @pa: each group's shape, and
+ * every lane's 32-bit difference to lane 0. The offset of an access
+ * cancels in both, so a plan holds for every load through the register.
+ */
+static inline void row_plan_of(const uint64_t *pa, unsigned size,
+			       struct row_plan *plan)
 {
-	return last + size <= len && !(a & (size - 1));
-}
-
-/* Whether every lane of a group of @shape has a good address: for the
- * two regular shapes, checked at the ends. */
-static inline bool row_fits(uint8_t shape, const uint64_t *a, uint64_t off,
-			    uint64_t len, unsigned size)
-{
-	uint32_t first = (uint32_t)(a[0] + off);
-	if (shape == ROW_UNIFORM)
-		return shared_ok(first, first, len, size);
-	if (shape == ROW_CONSECUTIVE)
-		return shared_ok(first, first + (ROW_GROUP - 1) * size, len,
-				 size);
-	for (uint32_t i = 0; i < ROW_GROUP; i++) {
-		uint32_t x = (uint32_t)(a[i] + off);
-		if (!shared_ok(x, x, len, size))
-			return false;
+	int32_t lo = 0, hi = 0;
+	uint32_t bits = 0;
+	for (uint32_t g = 0; g < ROW_GROUPS; g++)
+		plan->shape[g] = row_shape(pa + g * ROW_GROUP, size);
+	for (uint32_t l = 0; l < WARP_SIZE; l++) {
+		int32_t d = (int32_t)((uint32_t)pa[l] - (uint32_t)pa[0]);
+		lo = d < lo ? d : lo;
+		hi = d > hi ? d : hi;
+		bits |= (uint32_t)d;
 	}
-	return true;
+	plan->dmin = lo;
+	plan->dmax = hi;
+	plan->bits = bits;
 }
 
-/* The shapes of @ip's address register: the chain's, when its head
- * noted them in this pass (lower_rows.c); else sorted now, and noted
- * by a head. */
-static inline void row_shapes(struct warp *w, const struct xinsn *ip,
-			      const uint64_t *pa, unsigned size,
-			      uint8_t shape[ROW_GROUPS])
+/*
+ * Whether every lane's access is in the window of @len bytes and
+ * aligned, lane 0's at @x0: lane l's address is x0 + its difference
+ * modulo 2^32, and is exactly that when every such sum is in the window.
+ */
+static inline bool plan_fits(const struct row_plan *plan, uint32_t x0,
+			     uint64_t len, unsigned size)
+{
+	return (int64_t)x0 + plan->dmin >= 0 &&
+	       (uint64_t)((int64_t)x0 + plan->dmax) + size <= len &&
+	       !((x0 | plan->bits) & (size - 1));
+}
+
+/* The plan of @ip's address register: the chain's, when its head noted
+ * it in this pass (lower_rows.c); else made now, and noted by a head. */
+static inline void row_plan(struct warp *w, const struct xinsn *ip,
+			    const uint64_t *pa, unsigned size,
+			    struct row_plan *plan)
 {
 	struct row_memo *memo = &w->rows[ip->row_slot];
 	if (ip->row_tag && !ip->row_head && memo->tag == ip->row_tag) {
-		memcpy(shape, memo->shape, ROW_GROUPS);
+		*plan = memo->plan;
 		return;
 	}
-	for (uint32_t g = 0; g < ROW_GROUPS; g++)
-		shape[g] = row_shape(pa + g * ROW_GROUP, size);
+	row_plan_of(pa, size, plan);
 	if (ip->row_head) {
 		memo->tag = ip->row_tag;
-		memcpy(memo->shape, shape, ROW_GROUPS);
+		memo->plan = *plan;
 	}
 }
 
@@ -377,24 +386,22 @@ ld_shared_warp(struct warp *w, const struct xinsn *ip, unsigned size,
 	const uint8_t *base = c->shared;
 	const uint64_t *pa = xr(w, ip->a);
 	uint64_t off = base_offset(w, ip);
-	uint8_t shape[ROW_GROUPS];
-	row_shapes(w, ip, pa, size, shape);
+	struct row_plan plan;
+	row_plan(w, ip, pa, size, &plan);
 	/* every address checked first: a destination may be the address */
-	for (uint32_t g = 0; g < ROW_GROUPS; g++)
-		if (!row_fits(shape[g], pa + g * ROW_GROUP, off,
-			      c->shared_size, size))
-			return ld_each(w, ip, XS_SHARED, FULL_MASK);
+	if (!plan_fits(&plan, (uint32_t)(pa[0] + off), c->shared_size, size))
+		return ld_each(w, ip, XS_SHARED, FULL_MASK);
 	uint64_t *d = xr(w, ip->d);
 	for (uint32_t g = 0; g < ROW_GROUPS; g++) {
 		uint64_t *dg = d + g * ROW_GROUP;
 		/* lanes before this group's wrote only theirs */
 		const uint64_t *a = pa + g * ROW_GROUP;
 		const uint8_t *p = base + (uint32_t)(a[0] + off);
-		if (shape[g] == ROW_UNIFORM) {
+		if (plan.shape[g] == ROW_UNIFORM) {
 			uint64_t v = load(p, size, sign);
 			for (uint32_t i = 0; i < ROW_GROUP; i++)
 				dg[i] = v;
-		} else if (shape[g] == ROW_CONSECUTIVE) {
+		} else if (plan.shape[g] == ROW_CONSECUTIVE) {
 			for (uint32_t i = 0; i < ROW_GROUP; i++)
 				dg[i] = load(p + i * size, size, sign);
 		} else {

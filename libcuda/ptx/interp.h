@@ -63,9 +63,18 @@ typedef const struct xinsn *(*xhandler)(struct warp *w,
  * a warp keeps the shapes of ROW_SLOTS address registers. */
 enum { ROW_GROUP = 8, ROW_GROUPS = WARP_SIZE / ROW_GROUP, ROW_SLOTS = 4 };
 
+/* What a shared load learns of its address register's lanes: their
+ * row shapes, and their spread around lane 0 (as 32-bit differences),
+ * which bound every lane's address by two. */
+struct row_plan {
+	uint8_t shape[ROW_GROUPS];	/* enum row_shape */
+	int32_t dmin, dmax;		/* lowest, highest lane - lane 0 */
+	uint32_t bits;			/* OR of every lane - lane 0 */
+};
+
 struct row_memo {
 	uint32_t tag;			/* the chain's row_tag; 0: none */
-	uint8_t shape[ROW_GROUPS];	/* enum row_shape */
+	struct row_plan plan;
 };
 
 /* Memory space classes of memory instructions. */
