@@ -4,9 +4,11 @@
  * cvta, isspacep, prefetch, and cp.async done synchronously. Every access
  * is checked: alignment, the bounds of shared, local and parameter
  * memory, and the launch's global ranges when it has some: once per warp
- * access when every lane passes, lane by lane (through the run-time
- * helpers) to find the first that does not.
+ * access when every lane passes (by its first and last lane where the
+ * kernel's shapes know the lanes strided), lane by lane (through the
+ * run-time helpers) to find the first that does not.
  */
+#include "ir_shape.h"
 #include "lanes.h"
 
 /* ---- address checks: the run-time helpers, located on failure ---- */
@@ -193,9 +195,35 @@ static inline bool range_holds(const struct ptx_mem_range *r, unsigned size,
 }
 
 /*
- * Global accesses: inside one of the launch's ranges, the one this
- * instruction hit last (a hint kept by the CTA), else the one holding
- * the lowest address.
+ * Whether accesses of @size bytes at every address from @lo to @hi are
+ * inside one of the launch's ranges: the one this instruction hit last
+ * (a hint kept by the CTA), else the one holding @lo. Without ranges,
+ * anything above the first page below 2^63.
+ */
+static bool global_holds(struct warp *w, const struct xinsn *ip, uint64_t lo,
+			 uint64_t hi, unsigned size, bool write)
+{
+	struct cta *cta = w->cta;
+	if (!cta->rt.launch->ranges)
+		return lo >= 4096 && lo <= hi && hi <= INT64_MAX;
+	const struct ptx_mem_range **hint =
+		&cta->range_hint[(uintptr_t)ip / sizeof(*ip) % RANGE_HINTS];
+	const struct ptx_mem_range *r = *hint;
+	if (range_holds(r, size, write) && lo >= r->start && lo <= hi &&
+	    hi <= r->end - size)
+		return true;
+	r = lo <= hi ? rt_global_span(&cta->rt, lo, hi, size, write) : NULL;
+	if (!range_holds(r, size, write) || lo < r->start ||
+	    hi > r->end - size)
+		return false;
+	*hint = r;
+	return true;
+}
+
+/*
+ * Global accesses: every lane inside one of the launch's ranges, and
+ * aligned; the hint's range is tried first lane by lane, without
+ * looking for the lowest and highest address.
  */
 static bool global_within(struct warp *w, const struct xinsn *ip,
 			  const uint64_t *pa, uint64_t off, uint32_t m,
@@ -204,20 +232,91 @@ static bool global_within(struct warp *w, const struct xinsn *ip,
 	struct cta *cta = w->cta;
 	if (!cta->rt.launch->ranges)
 		return lanes_within(pa, off, m, false, 4096, INT64_MAX, size);
-	const struct ptx_mem_range **hint =
-		&cta->range_hint[(uintptr_t)ip / sizeof(*ip) % RANGE_HINTS];
-	const struct ptx_mem_range *r = *hint;
+	const struct ptx_mem_range *r =
+		cta->range_hint[(uintptr_t)ip / sizeof(*ip) % RANGE_HINTS];
 	if (range_holds(r, size, write) &&
 	    lanes_within(pa, off, m, false, r->start, r->end - size, size))
 		return true;
 	uint64_t lo, hi;
 	lane_bounds(pa, off, m, &lo, &hi);
-	r = lo <= hi ? rt_global_span(&cta->rt, lo, hi, size, write) : NULL;
-	if (!range_holds(r, size, write) ||
-	    !lanes_within(pa, off, m, false, lo, hi, size))
+	return lanes_within(pa, off, m, false, lo, hi, size) &&
+	       global_holds(w, ip, lo, hi, size, write);
+}
+
+/*
+ * Strided accesses. The lowering marks accesses whose address register
+ * the kernel's shapes (ir_shape.c) say holds lane 0's value + l * stride
+ * in lane l, for warps of 32 consecutive threads of one row. Where the
+ * launch's warps are so, every executing lane's address lies on the line
+ * from the first's to the last's: those two are the whole check, and the
+ * lanes' addresses follow from the first's.
+ */
+static inline bool lanes_strided(const struct warp *w,
+				 const struct xinsn *ip, uint32_t m)
+{
+	return ip->strided && w->cta->warp_rows && m;
+}
+
+/* Lane l's address, from the first executing lane @f's, @a. */
+static inline uint64_t strided_addr(uint64_t a, uint32_t f, uint32_t l,
+				    int32_t stride)
+{
+	return a + (uint64_t)((int64_t)l - f) * (uint64_t)(int64_t)stride;
+}
+
+/*
+ * Whether every executing lane's access is valid, by the first and the
+ * last lane's; if so, *@first is the first's address and lane l's is at
+ * host address *@base + strided_addr(). The last lane's address must be
+ * where the stride puts it (not wrapped around 2^32 for a shared offset),
+ * so that the lanes between lie between the two.
+ */
+static inline bool strided_span(struct warp *w, const struct xinsn *ip,
+				enum xspace sp, uint32_t m, unsigned size,
+				bool write, uintptr_t *base, uint64_t *first)
+{
+	const uint64_t *pa = xr(w, ip->a);
+	uint64_t off = base_offset(w, ip);
+	bool narrow = sp != XS_GLOBAL;
+	int32_t stride = ip->lane_stride;
+	uint32_t f = (uint32_t)__builtin_ctz(m), last = 31u - (uint32_t)__builtin_clz(m);
+	uint64_t a = lane_addr(pa, off, f, narrow);
+	uint64_t b = lane_addr(pa, off, last, narrow);
+	*first = a;
+	if (strided_addr(a, f, last, stride) != b ||
+	    ((a | (uint64_t)(int64_t)stride) & (size - 1)))
 		return false;
-	*hint = r;
-	return true;
+	uint64_t lo = stride < 0 ? b : a, hi = stride < 0 ? a : b;
+	if (sp == XS_GLOBAL) {
+		*base = 0;
+		return global_holds(w, ip, lo, hi, size, write);
+	}
+	struct rt_cta *c = &w->cta->rt;
+	*base = (uintptr_t)c->shared;
+	return hi + size <= c->shared_size;
+}
+
+/* A checked strided load of one element per lane. */
+static inline void ld_strided_lanes(struct warp *w, const struct xinsn *ip,
+				    uint32_t m, uintptr_t base,
+				    uint64_t first, unsigned size, bool sign)
+{
+	uint64_t *d = xr(w, ip->d);
+	int32_t stride = ip->lane_stride;
+	uint32_t f = (uint32_t)__builtin_ctz(m);
+	const uint8_t *p = (const uint8_t *)(base + first);
+	if (m == FULL_MASK && stride == (int32_t)size) {
+		for (uint32_t l = 0; l < WARP_SIZE; l++)
+			d[l] = load(p + l * size, size, sign);
+	} else if (!stride) {
+		uint64_t v = load(p, size, sign);
+		LANE_LOOP(m, d[l] = v);
+	} else {
+		FOR_LANES(m, l)
+			d[l] = load((const uint8_t *)base +
+					    strided_addr(first, f, l, stride),
+				    size, sign);
+	}
 }
 
 /*
@@ -425,6 +524,22 @@ ld_warp(struct warp *w, const struct xinsn *ip, enum xspace sp,
 	const uint64_t *pa = xr(w, ip->a);
 	uint64_t off = base_offset(w, ip), step;
 	uintptr_t base;
+	if ((sp == XS_GLOBAL || sp == XS_SHARED) && lanes_strided(w, ip, m)) {
+		uint64_t first;
+		if (sp == XS_SHARED && n == 1 && ip->row_head)
+			w->rows[ip->row_slot].tag = 0;	/* no plan made */
+		if (!strided_span(w, ip, sp, m, size * n, false, &base,
+				  &first)) {
+			if (!ld_each(w, ip, sp, m))
+				return NULL;
+		} else if (n == 1)
+			ld_strided_lanes(w, ip, m, base, first, size, sign);
+		else
+			ld_vec_lanes(w, ip, m, base, 0, narrow, sign);
+		if (ip->mode16 == MOD_ACQUIRE)
+			__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		return ip + 1;
+	}
 	if (sp == XS_SHARED && n == 1 && m == FULL_MASK)
 		return ld_shared_warp(w, ip, size, sign);
 	if (sp == XS_SHARED && n == 1 && ip->row_head)
@@ -454,10 +569,16 @@ st_warp(struct warp *w, const struct xinsn *ip, enum xspace sp,
 	const uint64_t *pa = xr(w, ip->a);
 	uint64_t off = base_offset(w, ip), step;
 	uintptr_t base;
+	uint64_t first;
 	if (ip->mode16 == MOD_RELEASE)
 		__atomic_thread_fence(__ATOMIC_RELEASE);
-	if (!span_host(w, ip, sp, m, size * n, true, &base, &step))
+	if ((sp == XS_GLOBAL || sp == XS_SHARED) && lanes_strided(w, ip, m)) {
+		if (!strided_span(w, ip, sp, m, size * n, true, &base, &first))
+			return st_each(w, ip, sp, m);
+		step = 0;
+	} else if (!span_host(w, ip, sp, m, size * n, true, &base, &step)) {
 		return st_each(w, ip, sp, m);
+	}
 	const xref *src = n > 1 ? (const xref *)ip->aux : &ip->b;
 	const uint64_t *s[8];
 	for (unsigned i = 0; i < n; i++)
@@ -717,6 +838,31 @@ static bool vector_refs(struct lower_ctx *c, const struct ir_operand *v,
 static bool lower_ldst_b128(struct lower_ctx *c, const struct ir_insn *in,
 			    bool is_store);
 
+/* Strides a warp's lanes keep apart within 32-bit arithmetic. */
+#define LANE_STRIDE_MAX (1 << 24)
+
+/*
+ * Notes the stride of @x's address across a warp where the kernel's
+ * shapes know it: in all 64 bits for a global address, in the low 32
+ * for a shared offset, which the access truncates to 32 bits.
+ */
+static void note_lane_stride(struct lower_ctx *c, const struct ir_operand *addr,
+			     enum xspace sp, struct xinsn *x)
+{
+	if (!c->shapes || addr->kind != OPND_ADDR ||
+	    addr->addr_base != ADDR_REG ||
+	    (sp != XS_GLOBAL && sp != XS_SHARED))
+		return;
+	struct ir_shape s = ir_shape_operand(c->shapes, addr);
+	bool known = s.kind == SHAPE_UNIFORM ||
+		     (s.kind == SHAPE_STRIDED && (s.exact || sp == XS_SHARED));
+	int64_t stride = s.kind == SHAPE_STRIDED ? s.stride : 0;
+	if (!known || stride < -LANE_STRIDE_MAX || stride > LANE_STRIDE_MAX)
+		return;
+	x->strided = true;
+	x->lane_stride = (int32_t)stride;
+}
+
 static bool lower_ldst(struct lower_ctx *c, const struct ir_insn *in,
 		       bool is_store)
 {
@@ -758,6 +904,8 @@ static bool lower_ldst(struct lower_ctx *c, const struct ir_insn *in,
 		x->b = v;
 	else
 		x->d = v;
+	if (!uniform && !frame_rel)
+		note_lane_stride(c, addr, sp, x);
 	if (sp == XS_SHARED && !is_store && n == 1 && !uniform && !frame_rel &&
 	    addr->kind == OPND_ADDR && addr->addr_base == ADDR_REG)
 		lower_rows_load(c, in, x, addr->reg, size);

@@ -125,6 +125,11 @@ struct xinsn {
 	uint8_t row_slot;
 	bool row_head;
 	uint32_t row_tag;
+	/* global and shared accesses whose address register the lowering
+	 * found strided across a warp's lanes (ir_shape.c): lane l's is
+	 * lane 0's + l * lane_stride (exec_mem.c) */
+	bool strided;
+	int32_t lane_stride;
 	int64_t imm;		/* address offset / constant */
 	const struct xinsn *target;	/* branch target */
 	const struct xinsn *reconv;	/* reconvergence point, NULL: exit */
@@ -262,6 +267,9 @@ struct warp {
 struct cta {
 	struct rt_cta rt;	/* what the run-time helpers see */
 	struct warp *warps;
+	/* each warp is 32 consecutive threads of one row (ntid.x % 32 is
+	 * 0), as the strided accesses' analysis assumes */
+	bool warp_rows;
 	/* the range each global access last fell in, by instruction */
 	const struct ptx_mem_range *range_hint[RANGE_HINTS];
 	struct rt_barrier bars[RT_MAX_BARRIERS];

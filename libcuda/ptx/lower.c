@@ -7,6 +7,7 @@
  * implements, naming the instruction.
  */
 #include "f16.h"
+#include "ir_shape.h"
 #include "lower.h"
 
 #include <stdarg.h>
@@ -732,7 +733,12 @@ const struct xfunc *lower_function(struct lower_ctx *parent,
 			       .log = parent->log };
 	bool ok = lower_frame_registers(&c) && lower_call_args(&c);
 	c.scratch = ok ? alloc_temp(&c) : 0;
+	/* a kernel's shapes across a warp (masked: lanes skip writes), for
+	 * its memory accesses; a function's parameters have no known shape */
+	if (ok && fn->func->is_entry)
+		c.shapes = ir_shapes_compute(fn->func, WARP_SIZE, false);
 	ok = ok && lower_body(&c);
+	ir_shapes_free(c.shapes);
 	if (!ok) {
 		parent->status = c.status ? c.status : PTX_ERR_NO_MEMORY;
 		return NULL;

@@ -28,6 +28,8 @@ struct lower_ctx {
 		uint8_t size;
 	} rows[ROW_SLOTS];
 	uint32_t rows_clock;
+	/* the kernel's register shapes across a warp, or NULL */
+	struct ir_shapes *shapes;
 };
 
 /* One handler family: returns false after lower_fail/unsupported. */
