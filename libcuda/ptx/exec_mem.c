@@ -279,7 +279,8 @@ static inline bool strided_span(struct warp *w, const struct xinsn *ip,
 	uint64_t off = base_offset(w, ip);
 	bool narrow = sp != XS_GLOBAL;
 	int32_t stride = ip->lane_stride;
-	uint32_t f = (uint32_t)__builtin_ctz(m), last = 31u - (uint32_t)__builtin_clz(m);
+	uint32_t f = (uint32_t)__builtin_ctz(m);
+	uint32_t last = 31u - (uint32_t)__builtin_clz(m);
 	uint64_t a = lane_addr(pa, off, f, narrow);
 	uint64_t b = lane_addr(pa, off, last, narrow);
 	*first = a;
@@ -846,8 +847,9 @@ static bool lower_ldst_b128(struct lower_ctx *c, const struct ir_insn *in,
  * shapes know it: in all 64 bits for a global address, in the low 32
  * for a shared offset, which the access truncates to 32 bits.
  */
-static void note_lane_stride(struct lower_ctx *c, const struct ir_operand *addr,
-			     enum xspace sp, struct xinsn *x)
+static void note_lane_stride(struct lower_ctx *c,
+			     const struct ir_operand *addr, enum xspace sp,
+			     struct xinsn *x)
 {
 	if (!c->shapes || addr->kind != OPND_ADDR ||
 	    addr->addr_base != ADDR_REG ||

@@ -1552,7 +1552,8 @@ int main(void)
 	tap_ok(test_faults(), "memory faults and trap");
 	tap_ok(test_fault_edges(), "shared and global check edges");
 	tap_ok(test_fault_first_lane(), "a warp access faults at its first bad lane");
-	tap_ok(test_strided_lanes(), "strided lanes: loads, guards, faults at the first bad lane");
+	tap_ok(test_strided_lanes(),
+	       "strided lanes: loads, guards, faults at the first bad lane");
 	tap_ok(test_shared_shapes(), "shared loads by rows of one address, "
 				     "consecutive or scattered");
 	tap_ok(test_registers_start_zero(), "registers start at zero in every CTA");
