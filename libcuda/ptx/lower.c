@@ -540,6 +540,24 @@ static bool sorts_own_words(unsigned op)
 	}
 }
 
+/* The AVX2 builds of the families ptx.mk builds twice, where the host
+ * has AVX2. */
+static lower_fn for_host(lower_fn fn)
+{
+#if defined(__x86_64__)
+	__builtin_cpu_init();	/* safe to repeat */
+	if (!__builtin_cpu_supports("avx2"))
+		return fn;
+	if (fn == lower_int)
+		return lower_int_avx2;
+	if (fn == lower_mov)
+		return lower_mov_avx2;
+	if (fn == lower_cmp)
+		return lower_cmp_avx2;
+#endif
+	return fn;
+}
+
 static bool lower_insn(struct lower_ctx *c, const struct ir_insn *in)
 {
 	c->in = in;
@@ -550,7 +568,7 @@ static bool lower_insn(struct lower_ctx *c, const struct ir_insn *in)
 	lower_fn fn = family(in);
 	if (!fn)
 		return lower_unsupported(c, NULL);
-	return fn(c, in);
+	return for_host(fn)(c, in);
 }
 
 /* ---- branches ---- */
