@@ -343,6 +343,12 @@ const struct xinsn *xfault(struct warp *w, const struct xinsn *ip,
 			   uint64_t addr, const char *fmt, ...)
 	__attribute__((format(printf, 6, 7)));
 
+/* exec_mem.c's second build, with AVX2 (ptx.mk), has its own. */
+#ifdef PTX_AVX2
+#define mem_host mem_host_avx2
+#define mem_span mem_span_avx2
+#endif
+
 /* Memory checks (exec_mem.c), used by atomics too. */
 uint8_t *mem_host(struct warp *w, const struct xinsn *ip, enum xspace sp,
 		  uint32_t lane, uint64_t addr, unsigned size, bool write);

@@ -554,6 +554,8 @@ static lower_fn for_host(lower_fn fn)
 		return lower_mov_avx2;
 	if (fn == lower_cmp)
 		return lower_cmp_avx2;
+	if (fn == lower_mem)
+		return lower_mem_avx2;
 #endif
 	return fn;
 }

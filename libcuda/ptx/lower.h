@@ -61,7 +61,9 @@ unsigned reg_type(const struct lower_ctx *c, const struct ir_operand *o);
 #define lower_int lower_int_avx2
 #define lower_mov lower_mov_avx2
 #define lower_cmp lower_cmp_avx2
+#define lower_mem lower_mem_avx2
 #endif
+bool lower_mem_avx2(struct lower_ctx *c, const struct ir_insn *in);
 bool lower_int_avx2(struct lower_ctx *c, const struct ir_insn *in);
 bool lower_mov_avx2(struct lower_ctx *c, const struct ir_insn *in);
 bool lower_cmp_avx2(struct lower_ctx *c, const struct ir_insn *in);
