@@ -556,6 +556,8 @@ static lower_fn for_host(lower_fn fn)
 		return lower_cmp_avx2;
 	if (fn == lower_mem)
 		return lower_mem_avx2;
+	if (fn == lower_float)
+		return lower_float_avx2;
 #endif
 	return fn;
 }

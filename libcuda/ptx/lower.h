@@ -62,7 +62,10 @@ unsigned reg_type(const struct lower_ctx *c, const struct ir_operand *o);
 #define lower_mov lower_mov_avx2
 #define lower_cmp lower_cmp_avx2
 #define lower_mem lower_mem_avx2
+#define lower_float lower_float_avx2
+#define wrap_rounding wrap_rounding_avx2
 #endif
+bool lower_float_avx2(struct lower_ctx *c, const struct ir_insn *in);
 bool lower_mem_avx2(struct lower_ctx *c, const struct ir_insn *in);
 bool lower_int_avx2(struct lower_ctx *c, const struct ir_insn *in);
 bool lower_mov_avx2(struct lower_ctx *c, const struct ir_insn *in);
