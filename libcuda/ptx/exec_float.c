@@ -312,6 +312,48 @@ HW_FMA_TARGET static const struct xinsn *fma_f32_hw(struct warp *w,
 	return ip + 1;
 }
 
+/*
+ * Eight lanes at a time where the host has AVX2. Both 128-bit halves of
+ * a vector take the low words of two lanes of each source load, so the
+ * lanes are in the order 0 1 4 5 2 3 6 7 for every operand alike; the
+ * results' zero-extension undoes that order.
+ */
+#define AVX2_TARGET __attribute__((target("avx2,fma")))
+
+AVX2_TARGET static inline __m256 f32x8_of(const uint64_t *p)
+{
+	__m256 lo = _mm256_loadu_ps((const float *)p);
+	__m256 hi = _mm256_loadu_ps((const float *)(p + 4));
+	return _mm256_shuffle_ps(lo, hi, _MM_SHUFFLE(2, 0, 2, 0));
+}
+
+AVX2_TARGET static inline void f32x8_out(uint64_t *d, __m256 x)
+{
+	__m256 canon = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff));
+	__m256i v = _mm256_castps_si256(_mm256_blendv_ps(
+		x, canon, _mm256_cmp_ps(x, x, _CMP_UNORD_Q)));
+	__m256i zero = _mm256_setzero_si256();
+	_mm256_storeu_si256((__m256i *)d, _mm256_unpacklo_epi32(v, zero));
+	_mm256_storeu_si256((__m256i *)(d + 4),
+			    _mm256_unpackhi_epi32(v, zero));
+}
+
+AVX2_TARGET static const struct xinsn *fma_f32_avx2(struct warp *w,
+						     const struct xinsn *ip)
+{
+	uint32_t m = xmask(w, ip);
+	uint64_t *d = xr(w, ip->d);
+	const uint64_t *pa = xr(w, ip->a), *pb = xr(w, ip->b),
+		       *pc = xr(w, ip->c);
+	if (m != FULL_MASK)
+		return fma_f32_hw(w, ip);
+	for (uint32_t l = 0; l < WARP_SIZE; l += 8)
+		f32x8_out(d + l, _mm256_fmadd_ps(f32x8_of(pa + l),
+						 f32x8_of(pb + l),
+						 f32x8_of(pc + l)));
+	return ip + 1;
+}
+
 HW_FMA_TARGET static const struct xinsn *fma_f64_hw(struct warp *w,
 						      const struct xinsn *ip)
 {
@@ -330,7 +372,13 @@ static bool host_has_fma(void)
 	__builtin_cpu_init();	/* safe to repeat; needed in constructors */
 	return __builtin_cpu_supports("fma");
 }
+
+static xhandler fma_f32_host(void)
+{
+	return __builtin_cpu_supports("avx2") ? fma_f32_avx2 : fma_f32_hw;
+}
 #else
+#define fma_f32_host() fma_f32
 #define fma_f32_hw fma_f32
 #define fma_f64_hw fma_f64
 static bool host_has_fma(void)
@@ -599,7 +647,7 @@ bool lower_float(struct lower_ctx *c, const struct ir_insn *in)
 		h = rcp_approx_f64_h;
 	if ((in->op == OP_FMA || in->op == OP_MAD) && !ftz && !sat &&
 	    host_has_fma() && (t == PTX_T_F32 || t == PTX_T_F64))
-		h = t == PTX_T_F32 ? fma_f32_hw : fma_f64_hw;
+		h = t == PTX_T_F32 ? fma_f32_host() : fma_f64_hw;
 	if (!emit_alu(c, in, h, t, f->nsrc))
 		return false;
 	return wrap_rounding(c, in->rnd);

@@ -4,9 +4,11 @@
  * cvta, isspacep, prefetch, and cp.async done synchronously. Every access
  * is checked: alignment, the bounds of shared, local and parameter
  * memory, and the launch's global ranges when it has some: once per warp
- * access when every lane passes, lane by lane (through the run-time
- * helpers) to find the first that does not.
+ * access when every lane passes (by its first and last lane where the
+ * kernel's shapes know the lanes strided), lane by lane (through the
+ * run-time helpers) to find the first that does not.
  */
+#include "ir_shape.h"
 #include "lanes.h"
 
 /* ---- address checks: the run-time helpers, located on failure ---- */
@@ -193,9 +195,35 @@ static inline bool range_holds(const struct ptx_mem_range *r, unsigned size,
 }
 
 /*
- * Global accesses: inside one of the launch's ranges, the one this
- * instruction hit last (a hint kept by the CTA), else the one holding
- * the lowest address.
+ * Whether accesses of @size bytes at every address from @lo to @hi are
+ * inside one of the launch's ranges: the one this instruction hit last
+ * (a hint kept by the CTA), else the one holding @lo. Without ranges,
+ * anything above the first page below 2^63.
+ */
+static bool global_holds(struct warp *w, const struct xinsn *ip, uint64_t lo,
+			 uint64_t hi, unsigned size, bool write)
+{
+	struct cta *cta = w->cta;
+	if (!cta->rt.launch->ranges)
+		return lo >= 4096 && lo <= hi && hi <= INT64_MAX;
+	const struct ptx_mem_range **hint =
+		&cta->range_hint[(uintptr_t)ip / sizeof(*ip) % RANGE_HINTS];
+	const struct ptx_mem_range *r = *hint;
+	if (range_holds(r, size, write) && lo >= r->start && lo <= hi &&
+	    hi <= r->end - size)
+		return true;
+	r = lo <= hi ? rt_global_span(&cta->rt, lo, hi, size, write) : NULL;
+	if (!range_holds(r, size, write) || lo < r->start ||
+	    hi > r->end - size)
+		return false;
+	*hint = r;
+	return true;
+}
+
+/*
+ * Global accesses: every lane inside one of the launch's ranges, and
+ * aligned; the hint's range is tried first lane by lane, without
+ * looking for the lowest and highest address.
  */
 static bool global_within(struct warp *w, const struct xinsn *ip,
 			  const uint64_t *pa, uint64_t off, uint32_t m,
@@ -204,20 +232,92 @@ static bool global_within(struct warp *w, const struct xinsn *ip,
 	struct cta *cta = w->cta;
 	if (!cta->rt.launch->ranges)
 		return lanes_within(pa, off, m, false, 4096, INT64_MAX, size);
-	const struct ptx_mem_range **hint =
-		&cta->range_hint[(uintptr_t)ip / sizeof(*ip) % RANGE_HINTS];
-	const struct ptx_mem_range *r = *hint;
+	const struct ptx_mem_range *r =
+		cta->range_hint[(uintptr_t)ip / sizeof(*ip) % RANGE_HINTS];
 	if (range_holds(r, size, write) &&
 	    lanes_within(pa, off, m, false, r->start, r->end - size, size))
 		return true;
 	uint64_t lo, hi;
 	lane_bounds(pa, off, m, &lo, &hi);
-	r = lo <= hi ? rt_global_span(&cta->rt, lo, hi, size, write) : NULL;
-	if (!range_holds(r, size, write) ||
-	    !lanes_within(pa, off, m, false, lo, hi, size))
+	return lanes_within(pa, off, m, false, lo, hi, size) &&
+	       global_holds(w, ip, lo, hi, size, write);
+}
+
+/*
+ * Strided accesses. The lowering marks accesses whose address register
+ * the kernel's shapes (ir_shape.c) say holds lane 0's value + l * stride
+ * in lane l, for warps of 32 consecutive threads of one row. Where the
+ * launch's warps are so, every executing lane's address lies on the line
+ * from the first's to the last's: those two are the whole check, and the
+ * lanes' addresses follow from the first's.
+ */
+static inline bool lanes_strided(const struct warp *w,
+				 const struct xinsn *ip, uint32_t m)
+{
+	return ip->strided && w->cta->warp_rows && m;
+}
+
+/* Lane l's address, from the first executing lane @f's, @a. */
+static inline uint64_t strided_addr(uint64_t a, uint32_t f, uint32_t l,
+				    int32_t stride)
+{
+	return a + (uint64_t)((int64_t)l - f) * (uint64_t)(int64_t)stride;
+}
+
+/*
+ * Whether every executing lane's access is valid, by the first and the
+ * last lane's; if so, *@first is the first's address and lane l's is at
+ * host address *@base + strided_addr(). The last lane's address must be
+ * where the stride puts it (not wrapped around 2^32 for a shared offset),
+ * so that the lanes between lie between the two.
+ */
+static inline bool strided_span(struct warp *w, const struct xinsn *ip,
+				enum xspace sp, uint32_t m, unsigned size,
+				bool write, uintptr_t *base, uint64_t *first)
+{
+	const uint64_t *pa = xr(w, ip->a);
+	uint64_t off = base_offset(w, ip);
+	bool narrow = sp != XS_GLOBAL;
+	int32_t stride = ip->lane_stride;
+	uint32_t f = (uint32_t)__builtin_ctz(m);
+	uint32_t last = 31u - (uint32_t)__builtin_clz(m);
+	uint64_t a = lane_addr(pa, off, f, narrow);
+	uint64_t b = lane_addr(pa, off, last, narrow);
+	*first = a;
+	if (strided_addr(a, f, last, stride) != b ||
+	    ((a | (uint64_t)(int64_t)stride) & (size - 1)))
 		return false;
-	*hint = r;
-	return true;
+	uint64_t lo = stride < 0 ? b : a, hi = stride < 0 ? a : b;
+	if (sp == XS_GLOBAL) {
+		*base = 0;
+		return global_holds(w, ip, lo, hi, size, write);
+	}
+	struct rt_cta *c = &w->cta->rt;
+	*base = (uintptr_t)c->shared;
+	return hi + size <= c->shared_size;
+}
+
+/* A checked strided load of one element per lane. */
+static inline void ld_strided_lanes(struct warp *w, const struct xinsn *ip,
+				    uint32_t m, uintptr_t base,
+				    uint64_t first, unsigned size, bool sign)
+{
+	uint64_t *d = xr(w, ip->d);
+	int32_t stride = ip->lane_stride;
+	uint32_t f = (uint32_t)__builtin_ctz(m);
+	const uint8_t *p = (const uint8_t *)(base + first);
+	if (m == FULL_MASK && stride == (int32_t)size) {
+		for (uint32_t l = 0; l < WARP_SIZE; l++)
+			d[l] = load(p + l * size, size, sign);
+	} else if (!stride) {
+		uint64_t v = load(p, size, sign);
+		LANE_LOOP(m, d[l] = v);
+	} else {
+		FOR_LANES(m, l)
+			d[l] = load((const uint8_t *)base +
+					    strided_addr(first, f, l, stride),
+				    size, sign);
+	}
 }
 
 /*
@@ -302,12 +402,13 @@ static void ld_vec_lanes(struct warp *w, const struct xinsn *ip, uint32_t m,
  * in rows of 8, 16 or 32 lanes: each row of lanes either reads one
  * address (ta[ty][k]) or consecutive elements (tb[k][tx]). Each group
  * of 8 lanes is sorted into one of those shapes by the differences of
- * its addresses, and then checked by its ends alone; a uniform group is
- * one read given to its lanes, a consecutive one a copy the compiler
- * does in vectors, and only a group of neither shape is checked and
- * read lane by lane. Later loads through the same unchanged register
- * reuse the shapes (lower_rows.c). An address out of bounds sends the
- * warp through the helpers, which name the first bad lane.
+ * its addresses: a uniform group is one read given to its lanes, a
+ * consecutive one a copy the compiler does in vectors, and only a group
+ * of neither shape is read lane by lane. The whole warp is checked at
+ * once, by the lowest and highest difference of its lanes to lane 0.
+ * Later loads through the same unchanged register reuse the shapes and
+ * differences (lower_rows.c). An address out of bounds sends the warp
+ * through the helpers, which name the first bad lane.
  */
 enum row_shape { ROW_UNIFORM, ROW_CONSECUTIVE, ROW_SCATTERED };
 
@@ -323,49 +424,57 @@ static inline uint8_t row_shape(const uint64_t *a, unsigned size)
 	return !spread ? ROW_UNIFORM : !gaps ? ROW_CONSECUTIVE : ROW_SCATTERED;
 }
 
-/* Whether offsets @a .. @last are in the window and @a is aligned. */
-static inline bool shared_ok(uint64_t a, uint64_t last, uint64_t len,
-			     unsigned size)
+/*
+ * The plan of a warp's shared addresses @pa: each group's shape, and
+ * every lane's 32-bit difference to lane 0. The offset of an access
+ * cancels in both, so a plan holds for every load through the register.
+ */
+static inline void row_plan_of(const uint64_t *pa, unsigned size,
+			       struct row_plan *plan)
 {
-	return last + size <= len && !(a & (size - 1));
-}
-
-/* Whether every lane of a group of @shape has a good address: for the
- * two regular shapes, checked at the ends. */
-static inline bool row_fits(uint8_t shape, const uint64_t *a, uint64_t off,
-			    uint64_t len, unsigned size)
-{
-	uint32_t first = (uint32_t)(a[0] + off);
-	if (shape == ROW_UNIFORM)
-		return shared_ok(first, first, len, size);
-	if (shape == ROW_CONSECUTIVE)
-		return shared_ok(first, first + (ROW_GROUP - 1) * size, len,
-				 size);
-	for (uint32_t i = 0; i < ROW_GROUP; i++) {
-		uint32_t x = (uint32_t)(a[i] + off);
-		if (!shared_ok(x, x, len, size))
-			return false;
+	int32_t lo = 0, hi = 0;
+	uint32_t bits = 0;
+	for (uint32_t g = 0; g < ROW_GROUPS; g++)
+		plan->shape[g] = row_shape(pa + g * ROW_GROUP, size);
+	for (uint32_t l = 0; l < WARP_SIZE; l++) {
+		int32_t d = (int32_t)((uint32_t)pa[l] - (uint32_t)pa[0]);
+		lo = d < lo ? d : lo;
+		hi = d > hi ? d : hi;
+		bits |= (uint32_t)d;
 	}
-	return true;
+	plan->dmin = lo;
+	plan->dmax = hi;
+	plan->bits = bits;
 }
 
-/* The shapes of @ip's address register: the chain's, when its head
- * noted them in this pass (lower_rows.c); else sorted now, and noted
- * by a head. */
-static inline void row_shapes(struct warp *w, const struct xinsn *ip,
-			      const uint64_t *pa, unsigned size,
-			      uint8_t shape[ROW_GROUPS])
+/*
+ * Whether every lane's access is in the window of @len bytes and
+ * aligned, lane 0's at @x0: lane l's address is x0 + its difference
+ * modulo 2^32, and is exactly that when every such sum is in the window.
+ */
+static inline bool plan_fits(const struct row_plan *plan, uint32_t x0,
+			     uint64_t len, unsigned size)
+{
+	return (int64_t)x0 + plan->dmin >= 0 &&
+	       (uint64_t)((int64_t)x0 + plan->dmax) + size <= len &&
+	       !((x0 | plan->bits) & (size - 1));
+}
+
+/* The plan of @ip's address register: the chain's, when its head noted
+ * it in this pass (lower_rows.c); else made now, and noted by a head. */
+static inline void row_plan(struct warp *w, const struct xinsn *ip,
+			    const uint64_t *pa, unsigned size,
+			    struct row_plan *plan)
 {
 	struct row_memo *memo = &w->rows[ip->row_slot];
 	if (ip->row_tag && !ip->row_head && memo->tag == ip->row_tag) {
-		memcpy(shape, memo->shape, ROW_GROUPS);
+		*plan = memo->plan;
 		return;
 	}
-	for (uint32_t g = 0; g < ROW_GROUPS; g++)
-		shape[g] = row_shape(pa + g * ROW_GROUP, size);
+	row_plan_of(pa, size, plan);
 	if (ip->row_head) {
 		memo->tag = ip->row_tag;
-		memcpy(memo->shape, shape, ROW_GROUPS);
+		memo->plan = *plan;
 	}
 }
 
@@ -377,24 +486,22 @@ ld_shared_warp(struct warp *w, const struct xinsn *ip, unsigned size,
 	const uint8_t *base = c->shared;
 	const uint64_t *pa = xr(w, ip->a);
 	uint64_t off = base_offset(w, ip);
-	uint8_t shape[ROW_GROUPS];
-	row_shapes(w, ip, pa, size, shape);
+	struct row_plan plan;
+	row_plan(w, ip, pa, size, &plan);
 	/* every address checked first: a destination may be the address */
-	for (uint32_t g = 0; g < ROW_GROUPS; g++)
-		if (!row_fits(shape[g], pa + g * ROW_GROUP, off,
-			      c->shared_size, size))
-			return ld_each(w, ip, XS_SHARED, FULL_MASK);
+	if (!plan_fits(&plan, (uint32_t)(pa[0] + off), c->shared_size, size))
+		return ld_each(w, ip, XS_SHARED, FULL_MASK);
 	uint64_t *d = xr(w, ip->d);
 	for (uint32_t g = 0; g < ROW_GROUPS; g++) {
 		uint64_t *dg = d + g * ROW_GROUP;
 		/* lanes before this group's wrote only theirs */
 		const uint64_t *a = pa + g * ROW_GROUP;
 		const uint8_t *p = base + (uint32_t)(a[0] + off);
-		if (shape[g] == ROW_UNIFORM) {
+		if (plan.shape[g] == ROW_UNIFORM) {
 			uint64_t v = load(p, size, sign);
 			for (uint32_t i = 0; i < ROW_GROUP; i++)
 				dg[i] = v;
-		} else if (shape[g] == ROW_CONSECUTIVE) {
+		} else if (plan.shape[g] == ROW_CONSECUTIVE) {
 			for (uint32_t i = 0; i < ROW_GROUP; i++)
 				dg[i] = load(p + i * size, size, sign);
 		} else {
@@ -418,6 +525,22 @@ ld_warp(struct warp *w, const struct xinsn *ip, enum xspace sp,
 	const uint64_t *pa = xr(w, ip->a);
 	uint64_t off = base_offset(w, ip), step;
 	uintptr_t base;
+	if ((sp == XS_GLOBAL || sp == XS_SHARED) && lanes_strided(w, ip, m)) {
+		uint64_t first;
+		if (sp == XS_SHARED && n == 1 && ip->row_head)
+			w->rows[ip->row_slot].tag = 0;	/* no plan made */
+		if (!strided_span(w, ip, sp, m, size * n, false, &base,
+				  &first)) {
+			if (!ld_each(w, ip, sp, m))
+				return NULL;
+		} else if (n == 1)
+			ld_strided_lanes(w, ip, m, base, first, size, sign);
+		else
+			ld_vec_lanes(w, ip, m, base, 0, narrow, sign);
+		if (ip->mode16 == MOD_ACQUIRE)
+			__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		return ip + 1;
+	}
 	if (sp == XS_SHARED && n == 1 && m == FULL_MASK)
 		return ld_shared_warp(w, ip, size, sign);
 	if (sp == XS_SHARED && n == 1 && ip->row_head)
@@ -447,10 +570,16 @@ st_warp(struct warp *w, const struct xinsn *ip, enum xspace sp,
 	const uint64_t *pa = xr(w, ip->a);
 	uint64_t off = base_offset(w, ip), step;
 	uintptr_t base;
+	uint64_t first;
 	if (ip->mode16 == MOD_RELEASE)
 		__atomic_thread_fence(__ATOMIC_RELEASE);
-	if (!span_host(w, ip, sp, m, size * n, true, &base, &step))
+	if ((sp == XS_GLOBAL || sp == XS_SHARED) && lanes_strided(w, ip, m)) {
+		if (!strided_span(w, ip, sp, m, size * n, true, &base, &first))
+			return st_each(w, ip, sp, m);
+		step = 0;
+	} else if (!span_host(w, ip, sp, m, size * n, true, &base, &step)) {
 		return st_each(w, ip, sp, m);
+	}
 	const xref *src = n > 1 ? (const xref *)ip->aux : &ip->b;
 	const uint64_t *s[8];
 	for (unsigned i = 0; i < n; i++)
@@ -710,6 +839,32 @@ static bool vector_refs(struct lower_ctx *c, const struct ir_operand *v,
 static bool lower_ldst_b128(struct lower_ctx *c, const struct ir_insn *in,
 			    bool is_store);
 
+/* Strides a warp's lanes keep apart within 32-bit arithmetic. */
+#define LANE_STRIDE_MAX (1 << 24)
+
+/*
+ * Notes the stride of @x's address across a warp where the kernel's
+ * shapes know it: in all 64 bits for a global address, in the low 32
+ * for a shared offset, which the access truncates to 32 bits.
+ */
+static void note_lane_stride(struct lower_ctx *c,
+			     const struct ir_operand *addr, enum xspace sp,
+			     struct xinsn *x)
+{
+	if (!c->shapes || addr->kind != OPND_ADDR ||
+	    addr->addr_base != ADDR_REG ||
+	    (sp != XS_GLOBAL && sp != XS_SHARED))
+		return;
+	struct ir_shape s = ir_shape_operand(c->shapes, addr);
+	bool known = s.kind == SHAPE_UNIFORM ||
+		     (s.kind == SHAPE_STRIDED && (s.exact || sp == XS_SHARED));
+	int64_t stride = s.kind == SHAPE_STRIDED ? s.stride : 0;
+	if (!known || stride < -LANE_STRIDE_MAX || stride > LANE_STRIDE_MAX)
+		return;
+	x->strided = true;
+	x->lane_stride = (int32_t)stride;
+}
+
 static bool lower_ldst(struct lower_ctx *c, const struct ir_insn *in,
 		       bool is_store)
 {
@@ -751,6 +906,8 @@ static bool lower_ldst(struct lower_ctx *c, const struct ir_insn *in,
 		x->b = v;
 	else
 		x->d = v;
+	if (!uniform && !frame_rel)
+		note_lane_stride(c, addr, sp, x);
 	if (sp == XS_SHARED && !is_store && n == 1 && !uniform && !frame_rel &&
 	    addr->kind == OPND_ADDR && addr->addr_base == ADDR_REG)
 		lower_rows_load(c, in, x, addr->reg, size);

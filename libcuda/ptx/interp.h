@@ -63,9 +63,18 @@ typedef const struct xinsn *(*xhandler)(struct warp *w,
  * a warp keeps the shapes of ROW_SLOTS address registers. */
 enum { ROW_GROUP = 8, ROW_GROUPS = WARP_SIZE / ROW_GROUP, ROW_SLOTS = 4 };
 
+/* What a shared load learns of its address register's lanes: their
+ * row shapes, and their spread around lane 0 (as 32-bit differences),
+ * which bound every lane's address by two. */
+struct row_plan {
+	uint8_t shape[ROW_GROUPS];	/* enum row_shape */
+	int32_t dmin, dmax;		/* lowest, highest lane - lane 0 */
+	uint32_t bits;			/* OR of every lane - lane 0 */
+};
+
 struct row_memo {
 	uint32_t tag;			/* the chain's row_tag; 0: none */
-	uint8_t shape[ROW_GROUPS];	/* enum row_shape */
+	struct row_plan plan;
 };
 
 /* Memory space classes of memory instructions. */
@@ -116,6 +125,11 @@ struct xinsn {
 	uint8_t row_slot;
 	bool row_head;
 	uint32_t row_tag;
+	/* global and shared accesses whose address register the lowering
+	 * found strided across a warp's lanes (ir_shape.c): lane l's is
+	 * lane 0's + l * lane_stride (exec_mem.c) */
+	bool strided;
+	int32_t lane_stride;
 	int64_t imm;		/* address offset / constant */
 	const struct xinsn *target;	/* branch target */
 	const struct xinsn *reconv;	/* reconvergence point, NULL: exit */
@@ -253,6 +267,9 @@ struct warp {
 struct cta {
 	struct rt_cta rt;	/* what the run-time helpers see */
 	struct warp *warps;
+	/* each warp is 32 consecutive threads of one row (ntid.x % 32 is
+	 * 0), as the strided accesses' analysis assumes */
+	bool warp_rows;
 	/* the range each global access last fell in, by instruction */
 	const struct ptx_mem_range *range_hint[RANGE_HINTS];
 	struct rt_barrier bars[RT_MAX_BARRIERS];
@@ -325,6 +342,12 @@ const struct xinsn *xfault(struct warp *w, const struct xinsn *ip,
 			   enum ptx_fault_kind kind, uint32_t lane,
 			   uint64_t addr, const char *fmt, ...)
 	__attribute__((format(printf, 6, 7)));
+
+/* exec_mem.c's second build, with AVX2 (ptx.mk), has its own. */
+#ifdef PTX_AVX2
+#define mem_host mem_host_avx2
+#define mem_span mem_span_avx2
+#endif
 
 /* Memory checks (exec_mem.c), used by atomics too. */
 uint8_t *mem_host(struct warp *w, const struct xinsn *ip, enum xspace sp,

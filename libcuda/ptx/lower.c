@@ -7,6 +7,7 @@
  * implements, naming the instruction.
  */
 #include "f16.h"
+#include "ir_shape.h"
 #include "lower.h"
 
 #include <stdarg.h>
@@ -539,6 +540,28 @@ static bool sorts_own_words(unsigned op)
 	}
 }
 
+/* The AVX2 builds of the families ptx.mk builds twice, where the host
+ * has AVX2. */
+static lower_fn for_host(lower_fn fn)
+{
+#if defined(__x86_64__)
+	__builtin_cpu_init();	/* safe to repeat */
+	if (!__builtin_cpu_supports("avx2"))
+		return fn;
+	if (fn == lower_int)
+		return lower_int_avx2;
+	if (fn == lower_mov)
+		return lower_mov_avx2;
+	if (fn == lower_cmp)
+		return lower_cmp_avx2;
+	if (fn == lower_mem)
+		return lower_mem_avx2;
+	if (fn == lower_float)
+		return lower_float_avx2;
+#endif
+	return fn;
+}
+
 static bool lower_insn(struct lower_ctx *c, const struct ir_insn *in)
 {
 	c->in = in;
@@ -549,7 +572,7 @@ static bool lower_insn(struct lower_ctx *c, const struct ir_insn *in)
 	lower_fn fn = family(in);
 	if (!fn)
 		return lower_unsupported(c, NULL);
-	return fn(c, in);
+	return for_host(fn)(c, in);
 }
 
 /* ---- branches ---- */
@@ -732,7 +755,12 @@ const struct xfunc *lower_function(struct lower_ctx *parent,
 			       .log = parent->log };
 	bool ok = lower_frame_registers(&c) && lower_call_args(&c);
 	c.scratch = ok ? alloc_temp(&c) : 0;
+	/* a kernel's shapes across a warp (masked: lanes skip writes), for
+	 * its memory accesses; a function's parameters have no known shape */
+	if (ok && fn->func->is_entry)
+		c.shapes = ir_shapes_compute(fn->func, WARP_SIZE, false);
 	ok = ok && lower_body(&c);
+	ir_shapes_free(c.shapes);
 	if (!ok) {
 		parent->status = c.status ? c.status : PTX_ERR_NO_MEMORY;
 		return NULL;

@@ -28,6 +28,8 @@ struct lower_ctx {
 		uint8_t size;
 	} rows[ROW_SLOTS];
 	uint32_t rows_clock;
+	/* the kernel's register shapes across a warp, or NULL */
+	struct ir_shapes *shapes;
 };
 
 /* One handler family: returns false after lower_fail/unsupported. */
@@ -53,6 +55,21 @@ const struct xfunc *lower_function(struct lower_ctx *c, struct ir_sym *fn);
 unsigned reg_type(const struct lower_ctx *c, const struct ir_operand *o);
 
 /* Per-family lowerers (exec_*.c). */
+/* Families ptx.mk builds twice on x86-64, the second time with AVX2
+ * (PTX_AVX2), under these names; lower.c picks by the host's CPU. */
+#ifdef PTX_AVX2
+#define lower_int lower_int_avx2
+#define lower_mov lower_mov_avx2
+#define lower_cmp lower_cmp_avx2
+#define lower_mem lower_mem_avx2
+#define lower_float lower_float_avx2
+#define wrap_rounding wrap_rounding_avx2
+#endif
+bool lower_float_avx2(struct lower_ctx *c, const struct ir_insn *in);
+bool lower_mem_avx2(struct lower_ctx *c, const struct ir_insn *in);
+bool lower_int_avx2(struct lower_ctx *c, const struct ir_insn *in);
+bool lower_mov_avx2(struct lower_ctx *c, const struct ir_insn *in);
+bool lower_cmp_avx2(struct lower_ctx *c, const struct ir_insn *in);
 bool lower_int(struct lower_ctx *c, const struct ir_insn *in);
 bool lower_float(struct lower_ctx *c, const struct ir_insn *in);
 bool lower_cvt(struct lower_ctx *c, const struct ir_insn *in);

@@ -428,6 +428,7 @@ static bool prepare_slot(struct ptx_worker *wk, struct cta_slot *sl,
 	cta->rt.worker = wk;
 	cta->rt.smid = wk->smid;
 	cta->rt.fault = fault;
+	cta->warp_rows = launch->block[0] % WARP_SIZE == 0;
 	cta->rt.nthreads = launch->block[0] * launch->block[1] * launch->block[2];
 	cta->rt.nwarps = (cta->rt.nthreads + WARP_SIZE - 1) / WARP_SIZE;
 	cta->rt.shared_size = launch->dynamic_shared_size ?

@@ -14,7 +14,8 @@ FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all \
 FUZZ_CFLAGS := $(USER_CFLAGS) -O1 $(FUZZ_SAN) $(PTX_FENV_CFLAGS) \
 	$(PTX_LLVM_CFLAGS) \
 	-I$(PTX_DIR) -I$(FUZZ_DIR)
-FUZZ_PTX_OBJS := $(patsubst $(PTX_DIR)/%.c,$(FUZZ_OUT)/ptx/%.o,$(PTX_SRCS))
+FUZZ_PTX_OBJS := $(patsubst $(PTX_DIR)/%.c,$(FUZZ_OUT)/ptx/%.o,$(PTX_SRCS)) \
+	$(patsubst %,$(FUZZ_OUT)/ptx/%.avx2.o,$(PTX_WIDE))
 # Seeds: the corpus's small PTX texts and its fatbins. Time: 30 s + 20 s.
 FUZZ_TARGETS := fuzz_ptx fuzz_fatbin
 FUZZ_SEEDS_fuzz_ptx := -DFUZZ_SEED_SUFFIXES='".ptx"' -DFUZZ_SEED_MAX=65536
@@ -29,6 +30,10 @@ $(FUZZ_OUT)/ $(FUZZ_OUT)/ptx/:
 $(FUZZ_OUT)/ptx/%.o: $(PTX_DIR)/%.c $(wildcard $(PTX_DIR)/*.h) | \
 		$(FUZZ_OUT)/ptx/
 	$(call quiet,CC,$@)$(CC) $(FUZZ_CFLAGS) -c $< -o $@
+
+$(FUZZ_OUT)/ptx/%.avx2.o: $(PTX_DIR)/%.c $(wildcard $(PTX_DIR)/*.h) | \
+		$(FUZZ_OUT)/ptx/
+	$(call quiet,CC,$@)$(CC) $(FUZZ_CFLAGS) $(PTX_AVX2_CFLAGS) -c $< -o $@
 
 $(FUZZ_OUT)/%.o: $(FUZZ_DIR)/%.c $(FUZZ_DIR)/fuzz.h | $(FUZZ_OUT)/
 	$(call quiet,CC,$@)$(CC) $(FUZZ_CFLAGS) -c $< -o $@

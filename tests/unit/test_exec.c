@@ -948,6 +948,95 @@ static bool test_fault_first_lane(void)
 }
 
 /*
+ * Accesses through registers whose lanes are strided (tid.x times a
+ * constant, the same in every lane, or counting down): the interpreter
+ * checks those by the first and the last lane alone when each warp is
+ * one row of 32 threads. Values of loads, under a guard that leaves out
+ * some lanes too; then an access running off its buffer or shared
+ * memory faults at its first bad lane, after the lanes before it.
+ */
+static const char strided_text[] =
+	HEAD ".visible .entry st(.param .u64 p, .param .u64 q, "
+	".param .u32 mode)\n{\n"
+	"\t.shared .align 4 .b8 sh[256];\n\t.reg .pred %q<4>;\n"
+	"\t.reg .b32 %r<12>;\n\t.reg .b64 %rd<12>;\n"
+	"\tld.param.u64 %rd1, [p];\n\tld.param.u64 %rd9, [q];\n"
+	"\tld.param.u32 %r1, [mode];\n"
+	"\tmov.u32 %r2, %tid.x;\n\tmul.wide.u32 %rd2, %r2, 4;\n"
+	"\tadd.s64 %rd3, %rd1, %rd2;\n\tadd.s64 %rd10, %rd9, %rd2;\n"
+	"\tmul.wide.u32 %rd4, %r2, 8;\n\tadd.s64 %rd5, %rd1, %rd4;\n"
+	"\tsub.s64 %rd6, 124, %rd2;\n\tadd.s64 %rd7, %rd1, %rd6;\n"
+	"\tmul.lo.u32 %r4, %r2, 12;\n\tmov.u32 %r5, sh;\n"
+	"\tadd.s32 %r10, %r5, %r4;\n\tshl.b32 %r11, %r2, 2;\n"
+	"\tadd.s32 %r11, %r5, %r11;\n"
+	"\tsetp.eq.u32 %q3, %r1, 1;\n\t@%q3 bra FST;\n"
+	"\tsetp.eq.u32 %q3, %r1, 2;\n\t@%q3 bra FLD;\n"
+	"\tsetp.eq.u32 %q3, %r1, 3;\n\t@%q3 bra FSH;\n"
+	"\tsetp.eq.u32 %q3, %r1, 4;\n\t@%q3 bra FDN;\n"
+	"\tsetp.lt.u32 %q1, %r2, 20;\n\tmov.u32 %r6, 7;\n"
+	"\t@%q1 ld.global.u32 %r6, [%rd5+4];\n"
+	"\tld.global.u32 %r7, [%rd1+12];\n\tld.global.u32 %r8, [%rd7];\n"
+	"\tst.shared.u32 [%r11], %r8;\n\tld.shared.u32 %r9, [%r11];\n"
+	"\tadd.s32 %r6, %r6, %r7;\n\tmul.lo.u32 %r9, %r9, 1000;\n"
+	"\tadd.s32 %r6, %r6, %r9;\n\tst.global.u32 [%rd10], %r6;\n\tret;\n"
+	"FST:\tst.global.u32 [%rd3], %r2;\n\tret;\n"
+	"FLD:\tld.global.u32 %r6, [%rd3];\n\tret;\n"
+	"FSH:\tst.shared.u32 [%r10], %r2;\n\tret;\n"
+	"FDN:\tld.global.u32 %r6, [%rd7];\n\tret;\n}\n";
+
+static bool strided_fault(struct ptx_program *p, const void **args,
+			  enum ptx_fault_kind kind, uint64_t addr,
+			  uint32_t thread)
+{
+	struct launch_cfg cfg = cfg_1d(1, 64);
+	struct ptx_fault f;
+	if (!run(p, "st", &cfg, args, &f) && f.kind == kind &&
+	    f.addr == addr && f.thread[0] == thread)
+		return true;
+	tap_diag("fault kind %d thread %u addr 0x%llx: %s", f.kind,
+		 f.thread[0], (unsigned long long)f.addr, f.message);
+	return false;
+}
+
+static bool test_strided_lanes(void)
+{
+	const char *texts[] = { strided_text }, *names[] = { "strided.ptx" };
+	char log[256];
+	struct ptx_program *p = NULL;
+	bool ok = build_texts(texts, names, 1, &p, log, sizeof(log)) == PTX_OK;
+	uint32_t *in = test_alloc(512), *out = test_alloc(256);
+	uint32_t *small = test_alloc(40), mode = 0;
+	const void *args[] = { &in, &out, &mode };
+	struct launch_cfg cfg = cfg_1d(1, 32);
+	for (uint32_t i = 0; i < 128; i++)
+		in[i] = i * 3 + 1;
+	ok = ok && run_ok(p, "st", &cfg, args);
+	for (uint32_t i = 0; ok && i < 32; i++) {
+		uint32_t first = i < 20 ? in[2 * i + 1] : 7;
+		uint32_t want = first + in[3] + in[31 - i] * 1000;
+		if (out[i] != want) {
+			tap_diag("lane %u: %u, not %u", i, out[i], want);
+			ok = false;
+		}
+	}
+	args[0] = &small;
+	uint64_t end = (uintptr_t)small + 40;
+	mode = 1;
+	ok = ok && strided_fault(p, args, PTX_FAULT_UNMAPPED, end, 10);
+	for (uint32_t i = 0; ok && i < 10; i++)
+		ok = small[i] == i;
+	mode = 2;
+	ok = ok && strided_fault(p, args, PTX_FAULT_UNMAPPED, end, 10);
+	mode = 3;
+	ok = ok && strided_fault(p, args, PTX_FAULT_UNMAPPED, 264, 22);
+	mode = 4;
+	ok = ok && strided_fault(p, args, PTX_FAULT_UNMAPPED,
+				 (uintptr_t)small + 124, 0);
+	ptx_program_destroy(p);
+	return ok;
+}
+
+/*
  * Shared loads whose rows of lanes read one address, consecutive
  * elements, or neither (exec_mem.c sorts groups of 8 lanes by shape, and
  * later loads through an unchanged address register reuse the shape):
@@ -1434,7 +1523,7 @@ static bool test_nan_bits(void)
 
 int main(void)
 {
-	tap_plan(41);
+	tap_plan(42);
 	tap_ok(test_vector_add("vector_add.sm75.ptx"), "vector_add (sm75)");
 	tap_ok(test_vector_add("vector_add.sm90.ptx"), "vector_add (sm90)");
 	tap_ok(test_int32(), "32-bit integer instructions");
@@ -1463,6 +1552,8 @@ int main(void)
 	tap_ok(test_faults(), "memory faults and trap");
 	tap_ok(test_fault_edges(), "shared and global check edges");
 	tap_ok(test_fault_first_lane(), "a warp access faults at its first bad lane");
+	tap_ok(test_strided_lanes(),
+	       "strided lanes: loads, guards, faults at the first bad lane");
 	tap_ok(test_shared_shapes(), "shared loads by rows of one address, "
 				     "consecutive or scattered");
 	tap_ok(test_registers_start_zero(), "registers start at zero in every CTA");
