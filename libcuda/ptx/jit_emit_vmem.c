@@ -21,7 +21,7 @@
  * its elements dealt out to (or gathered from) the registers by
  * shuffles.
  */
-#include "jit_emit.h"
+#include "jit_vmem.h"
 
 #define B (e->b)
 
@@ -40,22 +40,6 @@ static LLVMValueRef all_of(struct emit *e, LLVMValueRef v)
 	LLVMTypeRef t = LLVMTypeOf(v);
 	return jit_intrinsic(e, "llvm.vector.reduce.and", &t, 1, &v, 1);
 }
-
-/* One memory instruction of the group, read before any path runs. */
-struct vaccess {
-	const struct ir_insn *in;
-	enum jit_mem_kind kind;
-	LLVMValueRef addr;		/* <W x i64> as the scalar code sees it */
-	LLVMValueRef off;		/* its offset: shared is 32-bit */
-	LLVMValueRef lane0;		/* off of lane 0 (i64) */
-	unsigned size, n;		/* element size, elements */
-	bool st, vol;
-	LLVMTypeRef it;			/* iN of an element */
-	const struct ir_operand *ops;	/* data operands */
-	LLVMValueRef data[4];		/* st: <W x iN> per element */
-	struct jit_site site;
-	LLVMBasicBlockRef join;
-};
 
 /* The host pointer of lane @lane (scalar i32 thread @tid) at @a. */
 static LLVMValueRef lane_ptr(struct emit *e, struct vaccess *v,
@@ -190,8 +174,8 @@ static bool uniform_load(struct emit *e, struct vaccess *v)
 	return true;
 }
 
-/* The inline check of the first and the last lane's element. */
-static LLVMValueRef contiguous_ok(struct emit *e, struct vaccess *v)
+LLVMValueRef jit_vmem_ends_ok(struct emit *e, struct vaccess *v,
+			      int64_t last)
 {
 	LLVMValueRef lo = s64(e, 0), len = e->shared_size;
 	if (v->kind == MK_GLOBAL) {
@@ -200,13 +184,27 @@ static LLVMValueRef contiguous_ok(struct emit *e, struct vaccess *v)
 	}
 	unsigned unit = v->size * v->n;	/* a lane's bytes */
 	LLVMValueRef d0 = LLVMBuildSub(B, v->lane0, lo, "");
-	LLVMValueRef dn = LLVMBuildAdd(
-		B, d0, s64(e, (uint64_t)(JIT_LANES - 1) * unit), "");
+	LLVMValueRef dn = LLVMBuildAdd(B, d0, s64(e, (uint64_t)last), "");
 	jit_lanes(e, 0);
 	LLVMValueRef ok = LLVMBuildAnd(B, jit_in_window(e, d0, len, unit),
 				       jit_in_window(e, dn, len, unit), "");
 	jit_lanes(e, JIT_LANES);
 	return ok;
+}
+
+/* The inline check of the first and the last lane's element. */
+static LLVMValueRef contiguous_ok(struct emit *e, struct vaccess *v)
+{
+	return jit_vmem_ends_ok(e, v,
+				(int64_t)(JIT_LANES - 1) * v->size * v->n);
+}
+
+LLVMValueRef jit_vmem_lane0_ptr(struct emit *e, struct vaccess *v)
+{
+	if (v->kind == MK_SHARED)
+		return LLVMBuildGEP2(B, e->scalar[1], e->shared, &v->lane0, 1,
+				     "");
+	return LLVMBuildIntToPtr(B, v->lane0, e->p8, "");
 }
 
 /* Lane-major order of n <W x iN> vectors: element lane * n + k of the
@@ -223,8 +221,7 @@ static LLVMValueRef interleave_mask(struct emit *e, unsigned n, bool deal,
 	return LLVMConstVector(el, count);
 }
 
-/* The n data vectors of a store, lane-major, as one <W*n x iN>. */
-static LLVMValueRef interleave(struct emit *e, struct vaccess *v)
+LLVMValueRef jit_vmem_interleave(struct emit *e, struct vaccess *v)
 {
 	if (v->n == 1)
 		return v->data[0];
@@ -249,12 +246,10 @@ static bool contiguous(struct emit *e, struct vaccess *v,
 	LLVMBasicBlockRef go = jit_new_block(e, "vcontig");
 	LLVMBuildCondBr(B, contiguous_ok(e, v), go, slow);
 	LLVMPositionBuilderAtEnd(B, go);
-	LLVMValueRef p = v->kind == MK_SHARED ?
-		LLVMBuildGEP2(B, e->scalar[1], e->shared, &v->lane0, 1, "") :
-		LLVMBuildIntToPtr(B, v->lane0, e->p8, "");
+	LLVMValueRef p = jit_vmem_lane0_ptr(e, v);
 	LLVMTypeRef vt = LLVMVectorType(v->it, JIT_LANES * v->n);
 	p = LLVMBuildBitCast(B, p, LLVMPointerType(vt, 0), "");
-	LLVMValueRef x = v->st ? LLVMBuildStore(B, interleave(e, v), p) :
+	LLVMValueRef x = v->st ? LLVMBuildStore(B, jit_vmem_interleave(e, v), p) :
 				 LLVMBuildLoad2(B, vt, p, "");
 	LLVMSetAlignment(x, v->size);
 	LLVMSetVolatile(x, v->vol);
@@ -304,8 +299,9 @@ static bool uniform_store(struct emit *e, struct vaccess *v)
 /*
  * The paths the address's shape (ir_shape.h) decides at compile time:
  * uniform, one scalar access; strided by the element size, the
- * contiguous access (lane by lane where its check fails); any other
- * stride, lane by lane. A strided global address must be strided in
+ * contiguous access (lane by lane where its check fails); by another
+ * multiple of a lane's bytes, the strided one (jit_emit_vstride.c);
+ * any other stride, lane by lane. A strided global address must be strided in
  * all 64 bits; a shared one is a 32-bit offset, checked in full.
  */
 static int static_paths(struct emit *e, struct vaccess *v)
@@ -327,6 +323,8 @@ static int static_paths(struct emit *e, struct vaccess *v)
 	bool ok;
 	if (sh.stride == (int64_t)(v->size * v->n)) {
 		ok = contiguous(e, v, lanes);
+	} else if (jit_vstride_fits(v, sh.stride)) {
+		ok = jit_vstride_emit(e, v, sh.stride, lanes);
 	} else {
 		LLVMBuildBr(B, lanes);
 		ok = true;
