@@ -112,6 +112,12 @@ static LLVMValueRef vals_at(struct emit *e, unsigned k)
  * rare path, kept small. */
 static bool per_lane(struct emit *e, struct vaccess *v)
 {
+	return jit_vmem_per_lane(e, v, s32(e, (1u << JIT_LANES) - 1));
+}
+
+bool jit_vmem_per_lane(struct emit *e, struct vaccess *v,
+		       LLVMValueRef active)
+{
 	lane_buffers(e);
 	LLVMTypeRef i32 = e->scalar[3], i64 = e->scalar[4];
 	LLVMSetAlignment(LLVMBuildStore(B, v->addr, e->lane_addr), 8);
@@ -119,20 +125,20 @@ static bool per_lane(struct emit *e, struct vaccess *v)
 		LLVMSetAlignment(LLVMBuildStore(B, LLVMBuildZExt(B, v->data[k],
 								 e->i64, ""),
 						vals_at(e, k)), 8);
-	LLVMTypeRef at[10] = { e->p8, i32, i32, LLVMPointerType(i64, 0),
+	LLVMTypeRef at[11] = { e->p8, i32, i32, i32, LLVMPointerType(i64, 0),
 			       LLVMPointerType(i64, 0), i32, i32, i32, i32,
 			       i32 };
 	uint32_t flags = (v->st ? JIT_LANES_WRITE : 0) |
 			 (v->kind == MK_SHARED ? JIT_LANES_SHARED : 0);
-	LLVMValueRef av[10] = {
-		e->cta, e->gtid, s32(e, JIT_LANES),
+	LLVMValueRef av[11] = {
+		e->cta, e->gtid, s32(e, JIT_LANES), active,
 		LLVMBuildBitCast(B, e->lane_addr, LLVMPointerType(i64, 0), ""),
 		LLVMBuildBitCast(B, e->lane_vals, LLVMPointerType(i64, 0), ""),
 		s32(e, v->size), s32(e, v->n), s32(e, flags),
 		s32(e, v->in->line),
 		s32(e, v->kind == MK_SHARED ? 0 : v->site.index) };
-	LLVMValueRef r = jit_call_c(e, LLVMFunctionType(i32, at, 10, false),
-				    JIT_SYM_LANES, av, 10);
+	LLVMValueRef r = jit_call_c(e, LLVMFunctionType(i32, at, 11, false),
+				    JIT_SYM_LANES, av, 11);
 	if (v->kind == MK_GLOBAL) {	/* the range it may have learnt */
 		LLVMBuildStore(B, LLVMBuildLoad2(B, i64, v->site.lo_mem, ""),
 			       v->site.lo_slot);
@@ -408,33 +414,43 @@ static bool read_data(struct emit *e, struct vaccess *v)
 	return true;
 }
 
+bool jit_vmem_read(struct emit *e, const struct ir_insn *in,
+		   struct vaccess *v)
+{
+	*v = (struct vaccess){ .in = in, .st = in->op == OP_ST };
+	unsigned t = in->ntypes ? in->types[0] : PTX_T_NONE;
+	v->size = ptx_type_size(t);
+	if (in->nopnds != 2 || !v->size || v->size > 8 || in->ntypes != 1)
+		return jit_unsupported(e, "type or operands");
+	v->ops = jit_data_ops(e, &in->opnd[v->st ? 1 : 0], &v->n);
+	if (v->n != in->vec || v->n > 4 || v->n == 3)
+		return jit_unsupported(e, "vector");
+	v->it = LLVMIntTypeInContext(e->cx, v->size * 8);
+	v->vol = in->flags >> FL_VOLATILE & 1;
+	if (!jit_mem_kind(e, in->space, &v->kind))
+		return false;
+	if (v->kind == MK_PARAM)
+		return v->st ? jit_unsupported(e, "st.param") : true;
+	v->addr = jit_addr_value(e, &in->opnd[v->st ? 0 : 1], v->kind);
+	if (!v->addr || (v->st && !read_data(e, v)))
+		return false;
+	v->off = v->addr;
+	if (v->kind == MK_SHARED)
+		v->off = LLVMBuildZExt(B, LLVMBuildTrunc(B, v->addr, e->i32,
+							 ""),
+				       e->i64, "");
+	else
+		jit_site_new(e, &v->site);
+	return true;
+}
+
 static bool vec_ld_st(struct emit *e, const struct ir_insn *in)
 {
-	struct vaccess v = { .in = in, .st = in->op == OP_ST };
-	unsigned t = in->ntypes ? in->types[0] : PTX_T_NONE;
-	v.size = ptx_type_size(t);
-	if (in->nopnds != 2 || !v.size || v.size > 8 || in->ntypes != 1)
-		return jit_unsupported(e, "type or operands");
-	v.ops = jit_data_ops(e, &in->opnd[v.st ? 1 : 0], &v.n);
-	if (v.n != in->vec || v.n > 4 || v.n == 3)
-		return jit_unsupported(e, "vector");
-	v.it = LLVMIntTypeInContext(e->cx, v.size * 8);
-	v.vol = in->flags >> FL_VOLATILE & 1;
-	const struct ir_operand *ao = &in->opnd[v.st ? 0 : 1];
-	if (!jit_mem_kind(e, in->space, &v.kind))
+	struct vaccess v;
+	if (!jit_vmem_read(e, in, &v))
 		return false;
 	if (v.kind == MK_PARAM)
-		return v.st ? jit_unsupported(e, "st.param") :
-			      param_load(e, &v, ao);
-	v.addr = jit_addr_value(e, ao, v.kind);
-	if (!v.addr || (v.st && !read_data(e, &v)))
-		return false;
-	v.off = v.addr;
-	if (v.kind == MK_SHARED)
-		v.off = LLVMBuildZExt(B, LLVMBuildTrunc(B, v.addr, e->i32, ""),
-				      e->i64, "");
-	else
-		jit_site_new(e, &v.site);
+		return param_load(e, &v, &in->opnd[1]);
 	return access_paths(e, &v);
 }
 

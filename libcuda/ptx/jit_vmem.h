@@ -36,6 +36,16 @@ LLVMValueRef jit_vmem_lane0_ptr(struct emit *e, struct vaccess *v);
 /* The lane-major order of a store's n data vectors, one <W*n x iN>. */
 LLVMValueRef jit_vmem_interleave(struct emit *e, struct vaccess *v);
 
+/* Reads @in (ld or st, not ld.param's address) into @v: its address
+ * and, for a store, its data; false after jit_unsupported. */
+bool jit_vmem_read(struct emit *e, const struct ir_insn *in,
+		   struct vaccess *v);
+/* Lane by lane in lane order, the lanes of @active (i32, bit l: lane
+ * l) only, through jit_lanes_access(); on to v->join, or to the fault
+ * block. False after jit_unsupported. */
+bool jit_vmem_per_lane(struct emit *e, struct vaccess *v,
+		       LLVMValueRef active);
+
 /* Lanes @stride bytes apart (a constant) take the strided path
  * (jit_emit_vstride.c): a multiple of a lane's bytes, not equal to
  * them, and not volatile. */

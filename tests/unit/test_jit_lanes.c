@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { NMODES = 3, NCASES = 16, NFAULT_TESTS = NMODES,
+enum { NMODES = 3, NCASES = 18, NFAULT_TESTS = NMODES,
        NTESTS = NCASES * (NMODES - 1) + NFAULT_TESTS };
 
 static const char *const mode_name[NMODES] = { "interpreter", "scalar JIT",
@@ -228,8 +228,9 @@ static const char guards_text[] =
  * predicate) runs under a mask: the lanes that jump (tid < k) would
  * read below the shared window. lanes_masked_fault's piece loads 4 KiB
  * further in group 0: its active lanes fault, the first of them (tid k)
- * named. The branch of lanes_masked_store skips a store and that of
- * lanes_masked_nested a piece with a branch of its own: groups part.
+ * named. The branch of lanes_masked_store skips a load and a store (run
+ * masked too) and that of lanes_masked_nested a piece with a branch of
+ * its own: groups part.
  */
 #define MASKED_HEAD(name) \
 	".visible .entry " name "(.param .u64 out, .param .u64 in, " \
@@ -419,6 +420,53 @@ static const char strided_text[] =
 	"\tadd.s64 %rd5, %rd1, %rd3;\n\tst.global.u32 [%rd5+8], %r1;\n"
 	"\tret;\n}\n";
 
+/*
+ * Stores in pieces run under a lane mask (jit_emit_vmask_st.c). In
+ * lanes_masked_st the lanes with tid % 4 != 0 load s[tid - 1] and store
+ * to global and shared memory; then the odd lanes store their tid at
+ * out[64 + tid / 4], two lanes to a word (the later lane's stays). In
+ * lanes_masked_st_fault out ends at thread 60's word: thread 60 is
+ * masked out, 61 faults after 57 to 59 have stored.
+ */
+static const char masked_st_text[] =
+	".version 7.0\n.target sm_75\n.address_size 64\n"
+	".visible .entry lanes_masked_st(.param .u64 out, .param .u64 in,\n"
+	"\t.param .u32 k)\n{\n"
+	"\t.reg .pred %p<4>;\n\t.reg .b32 %r<16>;\n\t.reg .b64 %rd<12>;\n"
+	"\t.shared .align 4 .b8 s[512];\n"
+	"\tld.param.u64 %rd1, [out];\n\tld.param.u64 %rd2, [in];\n"
+	"\tld.param.u32 %r1, [k];\n\tmov.u32 %r2, %tid.x;\n"
+	"\tcvta.to.global.u64 %rd2, %rd2;\n"
+	"\tmul.wide.u32 %rd3, %r2, 4;\n\tadd.s64 %rd4, %rd2, %rd3;\n"
+	"\tld.global.u32 %r3, [%rd4];\n\tshl.b32 %r4, %r2, 2;\n"
+	"\tmov.u32 %r5, s;\n\tadd.s32 %r6, %r5, %r4;\n"
+	"\tst.shared.u32 [%r6], %r3;\n\tst.shared.u32 [%r6+256], %r3;\n"
+	"\tbar.sync 0;\n"
+	"\tand.b32 %r7, %r2, 3;\n\tsetp.eq.u32 %p1, %r7, 0;\n"
+	"\t@%p1 bra $L1;\n"
+	"\tld.shared.u32 %r8, [%r6+-4];\n\tadd.s32 %r8, %r8, %r1;\n"
+	"\tcvta.to.global.u64 %rd5, %rd1;\n\tadd.s64 %rd6, %rd5, %rd3;\n"
+	"\tst.global.u32 [%rd6], %r8;\n\tst.shared.u32 [%r6+256], %r8;\n"
+	"$L1:\n\tbar.sync 0;\n"
+	"\tcvta.to.global.u64 %rd7, %rd1;\n\tshr.u32 %r9, %r2, 2;\n"
+	"\tmul.wide.u32 %rd8, %r9, 4;\n\tadd.s64 %rd9, %rd7, %rd8;\n"
+	"\tand.b32 %r10, %r2, 1;\n\tsetp.eq.u32 %p2, %r10, 0;\n"
+	"\t@%p2 bra $L2;\n"
+	"\tst.global.u32 [%rd9+256], %r2;\n"
+	"$L2:\n\tld.shared.u32 %r11, [%r6+256];\n"
+	"\tadd.s64 %rd10, %rd7, %rd3;\n\tst.global.u32 [%rd10+320], %r11;\n"
+	"\tret;\n}\n"
+	".visible .entry lanes_masked_st_fault(.param .u64 out,\n"
+	"\t.param .u64 in, .param .u32 k)\n{\n"
+	"\t.reg .pred %p<2>;\n\t.reg .b32 %r<4>;\n\t.reg .b64 %rd<8>;\n"
+	"\tld.param.u64 %rd1, [out];\n\tmov.u32 %r2, %tid.x;\n"
+	"\tand.b32 %r3, %r2, 3;\n\tsetp.eq.u32 %p1, %r3, 0;\n"
+	"\tmul.wide.u32 %rd3, %r2, 4;\n\tcvta.to.global.u64 %rd5, %rd1;\n"
+	"\tadd.s64 %rd6, %rd5, %rd3;\n"
+	"\t@%p1 bra $L1;\n"
+	"\tst.global.u32 [%rd6], %r2;\n"
+	"$L1:\n\tret;\n}\n";
+
 /* A counter every write of which is the same in every lane, left by
  * the lanes after different trips round a loop: the scalar loop ends
  * the region, and after the barrier the vector form must not read an
@@ -549,6 +597,12 @@ int main(void)
 		{ strided_text, "strided.ptx", "lanes_stride_store_fault",
 		  { .grid = { 1 }, .block = { 32 } }, 2, { 240, 4 },
 		  { 0 }, { [0] = true }, fill_ints, true },
+		{ masked_st_text, "masked_st.ptx", "lanes_masked_st",
+		  { .grid = { 1 }, .block = { 64 } }, 3, { 576, 256, 0 },
+		  { [2] = 7 }, { [0] = true }, fill_ints, false },
+		{ masked_st_text, "masked_st.ptx", "lanes_masked_st_fault",
+		  { .grid = { 1 }, .block = { 64 } }, 3, { 240, 256, 0 },
+		  { [2] = 7 }, { [0] = true }, fill_ints, true },
 		{ rejoin_text, "rejoin.ptx", "lanes_rejoin",
 		  { .grid = { 1 }, .block = { 32 } }, 2, { 4 * 32, 4 * 8 },
 		  { 0 }, { [0] = true }, fill_ints, false },
