@@ -51,19 +51,19 @@ bool jit_vstride_fits(const struct vaccess *v, int64_t stride)
 	       stride > -STRIDE_MAX;
 }
 
-static bool spans(const struct vaccess *v, int64_t stride)
+/* The group's span is one vector: a short stride, forwards. */
+static bool spans(int64_t stride)
 {
-	(void)v;
 	return stride > 0 && stride * JIT_LANES <= SPAN_MAX_BYTES;
 }
 
-/* <W x i1> all true, or the span's lanes' elements */
-static LLVMValueRef all_lanes(struct emit *e, unsigned count)
+/* <W x i1>, all true */
+static LLVMValueRef all_lanes(struct emit *e)
 {
-	LLVMValueRef el[SPAN_MAX_BYTES];
-	for (unsigned j = 0; j < count; j++)
+	LLVMValueRef el[JIT_LANES];
+	for (unsigned j = 0; j < JIT_LANES; j++)
 		el[j] = LLVMConstInt(e->scalar[0], 1, false);
-	return LLVMConstVector(el, count);
+	return LLVMConstVector(el, JIT_LANES);
 }
 
 /* The span's element @j belongs to lane j / q, element j % q of it:
@@ -143,13 +143,13 @@ static bool gather_or_scatter(struct emit *e, struct vaccess *v,
 		if (v->st) {
 			LLVMValueRef args[4] = { v->data[k], p,
 						 s32(e, v->size),
-						 all_lanes(e, JIT_LANES) };
+						 all_lanes(e) };
 			jit_intrinsic(e, "llvm.masked.scatter", types, 2, args,
 				      4);
 			continue;
 		}
 		LLVMValueRef args[4] = { p, s32(e, v->size),
-					 all_lanes(e, JIT_LANES),
+					 all_lanes(e),
 					 LLVMGetUndef(vt) };
 		LLVMValueRef x = jit_intrinsic(e, "llvm.masked.gather", types,
 					       2, args, 4);
@@ -164,7 +164,7 @@ bool jit_vstride_emit(struct emit *e, struct vaccess *v, int64_t stride,
 		      LLVMBasicBlockRef slow)
 {
 	int64_t unit = (int64_t)(v->size * v->n);
-	bool span = spans(v, stride);
+	bool span = spans(stride);
 	int64_t last = span ? stride * JIT_LANES - unit :
 			      stride * (JIT_LANES - 1);
 	LLVMBasicBlockRef go = jit_new_block(e, "vstride");
