@@ -423,7 +423,8 @@ static const char strided_text[] =
 /*
  * Stores in pieces run under a lane mask (jit_emit_vmask_st.c). In
  * lanes_masked_st the lanes with tid % 4 != 0 load s[tid - 1] and store
- * to global and shared memory; then the odd lanes store their tid at
+ * to global and shared memory (the others, holding an address of their
+ * own in out and data, must not); then the odd lanes store their tid at
  * out[64 + tid / 4], two lanes to a word (the later lane's stays). In
  * lanes_masked_st_fault out ends at thread 60's word: thread 60 is
  * masked out, 61 faults after 57 to 59 have stored.
@@ -443,6 +444,8 @@ static const char masked_st_text[] =
 	"\tst.shared.u32 [%r6], %r3;\n\tst.shared.u32 [%r6+256], %r3;\n"
 	"\tbar.sync 0;\n"
 	"\tand.b32 %r7, %r2, 3;\n\tsetp.eq.u32 %p1, %r7, 0;\n"
+	"\tcvta.to.global.u64 %rd11, %rd1;\n\tadd.s64 %rd6, %rd11, %rd3;\n"
+	"\tadd.s64 %rd6, %rd6, 576;\n\tmov.u32 %r8, 99;\n"
 	"\t@%p1 bra $L1;\n"
 	"\tld.shared.u32 %r8, [%r6+-4];\n\tadd.s32 %r8, %r8, %r1;\n"
 	"\tcvta.to.global.u64 %rd5, %rd1;\n\tadd.s64 %rd6, %rd5, %rd3;\n"
@@ -598,7 +601,7 @@ int main(void)
 		  { .grid = { 1 }, .block = { 32 } }, 2, { 240, 4 },
 		  { 0 }, { [0] = true }, fill_ints, true },
 		{ masked_st_text, "masked_st.ptx", "lanes_masked_st",
-		  { .grid = { 1 }, .block = { 64 } }, 3, { 576, 256, 0 },
+		  { .grid = { 1 }, .block = { 64 } }, 3, { 832, 256, 0 },
 		  { [2] = 7 }, { [0] = true }, fill_ints, false },
 		{ masked_st_text, "masked_st.ptx", "lanes_masked_st_fault",
 		  { .grid = { 1 }, .block = { 64 } }, 3, { 240, 256, 0 },
