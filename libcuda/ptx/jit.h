@@ -158,14 +158,16 @@ void jit_killed(struct jit_cta *c, uint32_t thread);
 #define JIT_LANES_SHARED 2u
 /*
  * The vector form's accesses that are neither contiguous nor uniform:
- * lane by lane, in lane order, threads @first.., @lanes of them, each
+ * lane by lane, in lane order, threads @first.., @lanes of them, those
+ * of @active only (bit l: lane l; a store under a lane mask), each
  * @n elements of @size bytes at addr[lane]. A load puts element k of
  * lane l, zero-extended, in vals[k * lanes + l]; a store takes it from
  * there. Checked as the scalar code checks (global: through @site's
  * range, learnt); 0, or 1 after a fault.
  */
 int32_t jit_lanes_access(struct jit_cta *c, uint32_t first, uint32_t lanes,
-			 const uint64_t *addr, uint64_t *vals, uint32_t size,
+			 uint32_t active, const uint64_t *addr,
+			 uint64_t *vals, uint32_t size,
 			 uint32_t n, uint32_t flags, uint32_t line,
 			 uint32_t site);
 

@@ -13,8 +13,8 @@
  * a thread that exited, and groups whose lanes parted ways.
  *
  * The lanes must take the same branches, but for a forward branch over
- * a short piece of arithmetic and shared loads, which runs under a lane
- * mask (jit_emit_vmask.c). Where another guard is not the same in every
+ * a short piece of arithmetic, shared loads and stores, which runs
+ * under a lane mask (jit_emit_vmask.c). Where another guard is not the same in every
  * lane, the group stops: it stores the registers live there in
  * dsave[register][thread], notes "resume before instruction i" in
  * vstate[thread], and the scalar loop runs each of its threads from

@@ -8,15 +8,17 @@
  * scalar code. Scan's Hillis-Steele steps are such branches: `@p bra`
  * over one `ld.shared` of s[tid - off].
  *
- * The piece may hold only arithmetic and shared loads: no stores,
- * atomics, barriers, branches or calls, nothing with an effect the
- * lanes could see. Under the mask a register write keeps the old value
- * in the lanes the mask leaves out (jit_set_bits), and a shared load
- * reads only in the active lanes (a masked gather; the others read
- * offset 0). Should an active lane's load fail the inline check, the
- * group puts back the registers the piece wrote and parts at the
- * branch, as before: the scalar code then runs it thread by thread and
- * a fault names the thread it names on the interpreter.
+ * The piece may hold only arithmetic, shared loads and stores (global
+ * or shared, one element, after the piece's loads): no atomics,
+ * barriers, branches or calls. Under the mask a register write keeps
+ * the old value in the lanes the mask leaves out (jit_set_bits), a
+ * shared load reads only in the active lanes (a masked gather; the
+ * others read offset 0), and a store writes only theirs
+ * (jit_emit_vmask_st.c). Should an active lane's load fail the inline
+ * check, the group puts back the registers the piece wrote and parts at
+ * the branch, as before: the scalar code then runs it thread by thread
+ * and a fault names the thread it names on the interpreter. No store
+ * has written by then: a store fails its check in place, lane by lane.
  */
 #include "jit_emit.h"
 
@@ -53,7 +55,8 @@ static bool shared_load(struct emit *e, const struct ir_insn *in)
 	return in->space == SPACE_SHARED;
 }
 
-/* No effect but its destination, and no trap in any lane's values. */
+/* No effect but its destination, and no trap in any lane's values;
+ * or a load or store the mask holds back. */
 static bool maskable(struct emit *e, const struct ir_insn *in)
 {
 	if (in->guarded)
@@ -65,8 +68,12 @@ static bool maskable(struct emit *e, const struct ir_insn *in)
 	case OP_SHL: case OP_SHR: case OP_POPC: case OP_CLZ: case OP_BREV:
 	case OP_SETP: case OP_SELP: case OP_CVT:
 		return in->nopnds > 0;
+	case OP_CVTA:	/* arithmetic on the address */
+		return in->nopnds == 2;
 	case OP_LD:
 		return shared_load(e, in);
+	case OP_ST:
+		return jit_vmask_store_fits(e, in);
 	default:
 		return false;
 	}
@@ -97,9 +104,15 @@ bool jit_vmask_fits(struct emit *e, const struct ir_insn *in)
 	    piece->nsucc != 1 || piece->succ[0] != b + 2 ||
 	    !only_entered_from(f, b + 1, b))
 		return false;
-	for (uint32_t i = 0; i < piece->count; i++)
-		if (!maskable(e, &f->insns[piece->first + i]))
+	/* a load that fails its check parts the group at the branch, to
+	 * run the piece again thread by thread: never after a store */
+	bool stored = false;
+	for (uint32_t i = 0; i < piece->count; i++) {
+		const struct ir_insn *p = &f->insns[piece->first + i];
+		if (!maskable(e, p) || (stored && p->op == OP_LD))
 			return false;
+		stored |= p->op == OP_ST;
+	}
 	return true;
 }
 
@@ -189,6 +202,7 @@ static bool piece_under_mask(struct emit *e, const struct ir_block *piece,
 		const struct ir_insn *in = &e->f->insns[piece->first + i];
 		e->in = in;
 		bool ok = in->op == OP_LD ? masked_load(e, in, bail) :
+			  in->op == OP_ST ? jit_vmask_store(e, in) :
 					    jit_emit_plain(e, in);
 		if (!ok)
 			return false;

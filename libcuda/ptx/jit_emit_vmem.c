@@ -21,7 +21,7 @@
  * its elements dealt out to (or gathered from) the registers by
  * shuffles.
  */
-#include "jit_emit.h"
+#include "jit_vmem.h"
 
 #define B (e->b)
 
@@ -40,22 +40,6 @@ static LLVMValueRef all_of(struct emit *e, LLVMValueRef v)
 	LLVMTypeRef t = LLVMTypeOf(v);
 	return jit_intrinsic(e, "llvm.vector.reduce.and", &t, 1, &v, 1);
 }
-
-/* One memory instruction of the group, read before any path runs. */
-struct vaccess {
-	const struct ir_insn *in;
-	enum jit_mem_kind kind;
-	LLVMValueRef addr;		/* <W x i64> as the scalar code sees it */
-	LLVMValueRef off;		/* its offset: shared is 32-bit */
-	LLVMValueRef lane0;		/* off of lane 0 (i64) */
-	unsigned size, n;		/* element size, elements */
-	bool st, vol;
-	LLVMTypeRef it;			/* iN of an element */
-	const struct ir_operand *ops;	/* data operands */
-	LLVMValueRef data[4];		/* st: <W x iN> per element */
-	struct jit_site site;
-	LLVMBasicBlockRef join;
-};
 
 /* The host pointer of lane @lane (scalar i32 thread @tid) at @a. */
 static LLVMValueRef lane_ptr(struct emit *e, struct vaccess *v,
@@ -128,6 +112,12 @@ static LLVMValueRef vals_at(struct emit *e, unsigned k)
  * rare path, kept small. */
 static bool per_lane(struct emit *e, struct vaccess *v)
 {
+	return jit_vmem_per_lane(e, v, s32(e, (1u << JIT_LANES) - 1));
+}
+
+bool jit_vmem_per_lane(struct emit *e, struct vaccess *v,
+		       LLVMValueRef active)
+{
 	lane_buffers(e);
 	LLVMTypeRef i32 = e->scalar[3], i64 = e->scalar[4];
 	LLVMSetAlignment(LLVMBuildStore(B, v->addr, e->lane_addr), 8);
@@ -135,20 +125,20 @@ static bool per_lane(struct emit *e, struct vaccess *v)
 		LLVMSetAlignment(LLVMBuildStore(B, LLVMBuildZExt(B, v->data[k],
 								 e->i64, ""),
 						vals_at(e, k)), 8);
-	LLVMTypeRef at[10] = { e->p8, i32, i32, LLVMPointerType(i64, 0),
+	LLVMTypeRef at[11] = { e->p8, i32, i32, i32, LLVMPointerType(i64, 0),
 			       LLVMPointerType(i64, 0), i32, i32, i32, i32,
 			       i32 };
 	uint32_t flags = (v->st ? JIT_LANES_WRITE : 0) |
 			 (v->kind == MK_SHARED ? JIT_LANES_SHARED : 0);
-	LLVMValueRef av[10] = {
-		e->cta, e->gtid, s32(e, JIT_LANES),
+	LLVMValueRef av[11] = {
+		e->cta, e->gtid, s32(e, JIT_LANES), active,
 		LLVMBuildBitCast(B, e->lane_addr, LLVMPointerType(i64, 0), ""),
 		LLVMBuildBitCast(B, e->lane_vals, LLVMPointerType(i64, 0), ""),
 		s32(e, v->size), s32(e, v->n), s32(e, flags),
 		s32(e, v->in->line),
 		s32(e, v->kind == MK_SHARED ? 0 : v->site.index) };
-	LLVMValueRef r = jit_call_c(e, LLVMFunctionType(i32, at, 10, false),
-				    JIT_SYM_LANES, av, 10);
+	LLVMValueRef r = jit_call_c(e, LLVMFunctionType(i32, at, 11, false),
+				    JIT_SYM_LANES, av, 11);
 	if (v->kind == MK_GLOBAL) {	/* the range it may have learnt */
 		LLVMBuildStore(B, LLVMBuildLoad2(B, i64, v->site.lo_mem, ""),
 			       v->site.lo_slot);
@@ -190,8 +180,8 @@ static bool uniform_load(struct emit *e, struct vaccess *v)
 	return true;
 }
 
-/* The inline check of the first and the last lane's element. */
-static LLVMValueRef contiguous_ok(struct emit *e, struct vaccess *v)
+LLVMValueRef jit_vmem_ends_ok(struct emit *e, struct vaccess *v,
+			      int64_t last)
 {
 	LLVMValueRef lo = s64(e, 0), len = e->shared_size;
 	if (v->kind == MK_GLOBAL) {
@@ -200,13 +190,27 @@ static LLVMValueRef contiguous_ok(struct emit *e, struct vaccess *v)
 	}
 	unsigned unit = v->size * v->n;	/* a lane's bytes */
 	LLVMValueRef d0 = LLVMBuildSub(B, v->lane0, lo, "");
-	LLVMValueRef dn = LLVMBuildAdd(
-		B, d0, s64(e, (uint64_t)(JIT_LANES - 1) * unit), "");
+	LLVMValueRef dn = LLVMBuildAdd(B, d0, s64(e, (uint64_t)last), "");
 	jit_lanes(e, 0);
 	LLVMValueRef ok = LLVMBuildAnd(B, jit_in_window(e, d0, len, unit),
 				       jit_in_window(e, dn, len, unit), "");
 	jit_lanes(e, JIT_LANES);
 	return ok;
+}
+
+/* The inline check of the first and the last lane's element. */
+static LLVMValueRef contiguous_ok(struct emit *e, struct vaccess *v)
+{
+	return jit_vmem_ends_ok(e, v,
+				(int64_t)(JIT_LANES - 1) * v->size * v->n);
+}
+
+LLVMValueRef jit_vmem_lane0_ptr(struct emit *e, struct vaccess *v)
+{
+	if (v->kind == MK_SHARED)
+		return LLVMBuildGEP2(B, e->scalar[1], e->shared, &v->lane0, 1,
+				     "");
+	return LLVMBuildIntToPtr(B, v->lane0, e->p8, "");
 }
 
 /* Lane-major order of n <W x iN> vectors: element lane * n + k of the
@@ -223,8 +227,7 @@ static LLVMValueRef interleave_mask(struct emit *e, unsigned n, bool deal,
 	return LLVMConstVector(el, count);
 }
 
-/* The n data vectors of a store, lane-major, as one <W*n x iN>. */
-static LLVMValueRef interleave(struct emit *e, struct vaccess *v)
+LLVMValueRef jit_vmem_interleave(struct emit *e, struct vaccess *v)
 {
 	if (v->n == 1)
 		return v->data[0];
@@ -249,12 +252,10 @@ static bool contiguous(struct emit *e, struct vaccess *v,
 	LLVMBasicBlockRef go = jit_new_block(e, "vcontig");
 	LLVMBuildCondBr(B, contiguous_ok(e, v), go, slow);
 	LLVMPositionBuilderAtEnd(B, go);
-	LLVMValueRef p = v->kind == MK_SHARED ?
-		LLVMBuildGEP2(B, e->scalar[1], e->shared, &v->lane0, 1, "") :
-		LLVMBuildIntToPtr(B, v->lane0, e->p8, "");
+	LLVMValueRef p = jit_vmem_lane0_ptr(e, v);
 	LLVMTypeRef vt = LLVMVectorType(v->it, JIT_LANES * v->n);
 	p = LLVMBuildBitCast(B, p, LLVMPointerType(vt, 0), "");
-	LLVMValueRef x = v->st ? LLVMBuildStore(B, interleave(e, v), p) :
+	LLVMValueRef x = v->st ? LLVMBuildStore(B, jit_vmem_interleave(e, v), p) :
 				 LLVMBuildLoad2(B, vt, p, "");
 	LLVMSetAlignment(x, v->size);
 	LLVMSetVolatile(x, v->vol);
@@ -304,8 +305,9 @@ static bool uniform_store(struct emit *e, struct vaccess *v)
 /*
  * The paths the address's shape (ir_shape.h) decides at compile time:
  * uniform, one scalar access; strided by the element size, the
- * contiguous access (lane by lane where its check fails); any other
- * stride, lane by lane. A strided global address must be strided in
+ * contiguous access (lane by lane where its check fails); by another
+ * multiple of a lane's bytes, the strided one (jit_emit_vstride.c);
+ * any other stride, lane by lane. A strided global address must be strided in
  * all 64 bits; a shared one is a 32-bit offset, checked in full.
  */
 static int static_paths(struct emit *e, struct vaccess *v)
@@ -327,6 +329,8 @@ static int static_paths(struct emit *e, struct vaccess *v)
 	bool ok;
 	if (sh.stride == (int64_t)(v->size * v->n)) {
 		ok = contiguous(e, v, lanes);
+	} else if (jit_vstride_fits(v, sh.stride)) {
+		ok = jit_vstride_emit(e, v, sh.stride, lanes);
 	} else {
 		LLVMBuildBr(B, lanes);
 		ok = true;
@@ -410,33 +414,43 @@ static bool read_data(struct emit *e, struct vaccess *v)
 	return true;
 }
 
+bool jit_vmem_read(struct emit *e, const struct ir_insn *in,
+		   struct vaccess *v)
+{
+	*v = (struct vaccess){ .in = in, .st = in->op == OP_ST };
+	unsigned t = in->ntypes ? in->types[0] : PTX_T_NONE;
+	v->size = ptx_type_size(t);
+	if (in->nopnds != 2 || !v->size || v->size > 8 || in->ntypes != 1)
+		return jit_unsupported(e, "type or operands");
+	v->ops = jit_data_ops(e, &in->opnd[v->st ? 1 : 0], &v->n);
+	if (v->n != in->vec || v->n > 4 || v->n == 3)
+		return jit_unsupported(e, "vector");
+	v->it = LLVMIntTypeInContext(e->cx, v->size * 8);
+	v->vol = in->flags >> FL_VOLATILE & 1;
+	if (!jit_mem_kind(e, in->space, &v->kind))
+		return false;
+	if (v->kind == MK_PARAM)
+		return v->st ? jit_unsupported(e, "st.param") : true;
+	v->addr = jit_addr_value(e, &in->opnd[v->st ? 0 : 1], v->kind);
+	if (!v->addr || (v->st && !read_data(e, v)))
+		return false;
+	v->off = v->addr;
+	if (v->kind == MK_SHARED)
+		v->off = LLVMBuildZExt(B, LLVMBuildTrunc(B, v->addr, e->i32,
+							 ""),
+				       e->i64, "");
+	else
+		jit_site_new(e, &v->site);
+	return true;
+}
+
 static bool vec_ld_st(struct emit *e, const struct ir_insn *in)
 {
-	struct vaccess v = { .in = in, .st = in->op == OP_ST };
-	unsigned t = in->ntypes ? in->types[0] : PTX_T_NONE;
-	v.size = ptx_type_size(t);
-	if (in->nopnds != 2 || !v.size || v.size > 8 || in->ntypes != 1)
-		return jit_unsupported(e, "type or operands");
-	v.ops = jit_data_ops(e, &in->opnd[v.st ? 1 : 0], &v.n);
-	if (v.n != in->vec || v.n > 4 || v.n == 3)
-		return jit_unsupported(e, "vector");
-	v.it = LLVMIntTypeInContext(e->cx, v.size * 8);
-	v.vol = in->flags >> FL_VOLATILE & 1;
-	const struct ir_operand *ao = &in->opnd[v.st ? 0 : 1];
-	if (!jit_mem_kind(e, in->space, &v.kind))
+	struct vaccess v;
+	if (!jit_vmem_read(e, in, &v))
 		return false;
 	if (v.kind == MK_PARAM)
-		return v.st ? jit_unsupported(e, "st.param") :
-			      param_load(e, &v, ao);
-	v.addr = jit_addr_value(e, ao, v.kind);
-	if (!v.addr || (v.st && !read_data(e, &v)))
-		return false;
-	v.off = v.addr;
-	if (v.kind == MK_SHARED)
-		v.off = LLVMBuildZExt(B, LLVMBuildTrunc(B, v.addr, e->i32, ""),
-				      e->i64, "");
-	else
-		jit_site_new(e, &v.site);
+		return param_load(e, &v, &in->opnd[1]);
 	return access_paths(e, &v);
 }
 

@@ -258,15 +258,19 @@ static void copy_fine_lanes(struct jit_cta *c, uint32_t lanes,
 }
 
 int32_t jit_lanes_access(struct jit_cta *c, uint32_t first, uint32_t lanes,
-			 const uint64_t *addr, uint64_t *vals, uint32_t size,
-			 uint32_t n, uint32_t flags, uint32_t line,
-			 uint32_t site)
+			 uint32_t active, const uint64_t *addr,
+			 uint64_t *vals, uint32_t size, uint32_t n,
+			 uint32_t flags, uint32_t line, uint32_t site)
 {
-	if (lanes_all_fine(c, lanes, addr, size * n, flags, site)) {
+	uint32_t all = lanes < 32 ? (1u << lanes) - 1 : ~0u;
+	if (active == all &&
+	    lanes_all_fine(c, lanes, addr, size * n, flags, site)) {
 		copy_fine_lanes(c, lanes, addr, vals, size, n, flags);
 		return 0;
 	}
 	for (uint32_t l = 0; l < lanes; l++) {
+		if (!(active >> l & 1))
+			continue;
 		uint8_t *p = lane_pointer(c, first + l, addr[l], size * n, flags,
 					  line, site);
 		if (!p)

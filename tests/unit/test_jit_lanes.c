@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { NMODES = 3, NCASES = 13, NFAULT_TESTS = NMODES,
+enum { NMODES = 3, NCASES = 18, NFAULT_TESTS = NMODES,
        NTESTS = NCASES * (NMODES - 1) + NFAULT_TESTS };
 
 static const char *const mode_name[NMODES] = { "interpreter", "scalar JIT",
@@ -72,6 +72,21 @@ static void fault_bytes(const struct ptx_fault *f, uint8_t *out,
 	*len = sizeof(w);
 }
 
+/* A fault's address in one of @c's buffers as its offset there, tagged
+ * with the buffer's number: the same in every mode. */
+static void relative_fault(struct ptx_fault *f, const struct lanes_case *c,
+			   void *const *bufs)
+{
+	for (unsigned a = 0; a < c->nargs; a++) {
+		uint64_t base = (uint64_t)(uintptr_t)bufs[a];
+		if (bufs[a] && f->addr >= base &&
+		    f->addr - base < c->size[a] + 256) {
+			f->addr = f->addr - base + ((uint64_t)(a + 1) << 48);
+			return;
+		}
+	}
+}
+
 /* Runs @c on mode @m; its outputs concatenated in @out (malloc'ed). */
 static bool run_mode(const struct lanes_case *c, int m, uint8_t **out,
 		     size_t *out_len)
@@ -98,8 +113,10 @@ static bool run_mode(const struct lanes_case *c, int m, uint8_t **out,
 		total = 64;
 	*out = malloc(total ? total : 1);
 	*out_len = 0;
-	if (ok && *out && c->faults)
+	if (ok && *out && c->faults) {
+		relative_fault(&fault, c, bufs);
 		fault_bytes(&fault, *out, out_len);
+	}
 	for (unsigned a = 0; ok && *out && !c->faults && a < c->nargs; a++)
 		if (c->output[a]) {
 			memcpy(*out + *out_len, bufs[a], c->size[a]);
@@ -211,8 +228,9 @@ static const char guards_text[] =
  * predicate) runs under a mask: the lanes that jump (tid < k) would
  * read below the shared window. lanes_masked_fault's piece loads 4 KiB
  * further in group 0: its active lanes fault, the first of them (tid k)
- * named. The branch of lanes_masked_store skips a store and that of
- * lanes_masked_nested a piece with a branch of its own: groups part.
+ * named. The branch of lanes_masked_store skips a load and a store (run
+ * masked too) and that of lanes_masked_nested a piece with a branch of
+ * its own: groups part.
  */
 #define MASKED_HEAD(name) \
 	".visible .entry " name "(.param .u64 out, .param .u64 in, " \
@@ -328,6 +346,129 @@ static const char shapes_text[] =
 	"\tst.global.u32 [%rd15+512], %r10;\n"	/* one address */
 	"\tst.global.v2.u32 [%rd15+520], {%r4, %r10};\n"
 	"\tret;\n}\n";
+
+/*
+ * Strides the vector form knows at compile time, other than the
+ * element's (jit_emit_vstride.c): loads and stores of 1, 2, 4 and 8
+ * bytes and .v2, 2 to 32 bytes apart (a span the group reads whole, or
+ * a gather), backwards, in global and shared memory; one load whose
+ * last lane reads the input's last bytes (the span's check fails
+ * there). Each kind of store writes a region of out of its own.
+ */
+static const char strided_text[] =
+	".version 7.0\n.target sm_75\n.address_size 64\n"
+	".visible .entry lanes_strided(.param .u64 out, .param .u64 in)\n{\n"
+	"\t.reg .b32 %r<40>;\n\t.reg .b64 %rd<40>;\n"
+	"\t.shared .align 16 .b8 sh[4096];\n"
+	"\tld.param.u64 %rd1, [out];\n\tld.param.u64 %rd2, [in];\n"
+	"\tcvta.to.global.u64 %rd1, %rd1;\n\tcvta.to.global.u64 %rd2, %rd2;\n"
+	"\tmov.u32 %r1, %tid.x;\n\tmov.u32 %r2, %ctaid.x;\n"
+	"\tmad.lo.s32 %r3, %r2, 64, %r1;\n"
+	"\tmul.wide.u32 %rd3, %r3, 8;\n\tadd.s64 %rd4, %rd2, %rd3;\n"
+	"\tld.global.u32 %r4, [%rd4+4];\n"		/* 8 apart: a span */
+	"\tmul.wide.u32 %rd5, %r3, 32;\n\tadd.s64 %rd6, %rd2, %rd5;\n"
+	"\tld.global.u32 %r5, [%rd6+12];\n"		/* 32: a gather */
+	"\tmul.wide.u32 %rd7, %r3, 16;\n\tadd.s64 %rd8, %rd2, %rd7;\n"
+	"\tld.global.v2.u32 {%r6, %r7}, [%rd8+8];\n"
+	"\tld.global.v2.u32 {%r8, %r9}, [%rd6+16];\n"
+	"\tmul.wide.u32 %rd9, %r3, 2;\n\tadd.s64 %rd10, %rd2, %rd9;\n"
+	"\tld.global.s8 %r10, [%rd10+1];\n"
+	"\tmul.wide.u32 %rd11, %r3, 6;\n\tadd.s64 %rd12, %rd2, %rd11;\n"
+	"\tld.global.s16 %r11, [%rd12+2];\n"
+	"\tmul.wide.u32 %rd13, %r3, 24;\n\tadd.s64 %rd14, %rd2, %rd13;\n"
+	"\tld.global.u64 %rd15, [%rd14];\n"
+	"\tsub.s64 %rd17, %rd2, %rd3;\n"
+	"\tld.global.u32 %r12, [%rd17+2040];\n"	/* backwards */
+	"\tld.global.u32 %r13, [%rd8+2060];\n"	/* ends at in's end */
+	"\tadd.s32 %r20, %r4, %r5;\n\txor.b32 %r20, %r20, %r6;\n"
+	"\tadd.s32 %r20, %r20, %r7;\n\txor.b32 %r20, %r20, %r8;\n"
+	"\tadd.s32 %r20, %r20, %r9;\n\txor.b32 %r20, %r20, %r10;\n"
+	"\tadd.s32 %r20, %r20, %r11;\n\tcvt.u32.u64 %r21, %rd15;\n"
+	"\txor.b32 %r20, %r20, %r21;\n\tadd.s32 %r20, %r20, %r12;\n"
+	"\txor.b32 %r20, %r20, %r13;\n"
+	"\tadd.s64 %rd20, %rd1, %rd7;\n\tst.global.u32 [%rd20+4], %r20;\n"
+	"\tadd.s64 %rd21, %rd1, %rd5;\n"
+	"\tst.global.v2.u32 [%rd21+2056], {%r10, %r20};\n"
+	"\tadd.s64 %rd22, %rd1, %rd9;\n\tst.global.u8 [%rd22+6145], %r20;\n"
+	"\tadd.s64 %rd23, %rd1, %rd11;\n\tst.global.u16 [%rd23+6402], %r11;\n"
+	"\tadd.s64 %rd24, %rd1, %rd13;\n\tst.global.u64 [%rd24+7168], %rd15;\n"
+	"\tsub.s64 %rd25, %rd1, %rd3;\n\tst.global.u32 [%rd25+11256], %r12;\n"
+	"\tshl.b32 %r22, %r1, 5;\n\tmov.u32 %r23, sh;\n"
+	"\tadd.s32 %r24, %r23, %r22;\n\tst.shared.u32 [%r24+4], %r20;\n"
+	"\tshl.b32 %r25, %r1, 3;\n\tadd.s32 %r26, %r23, %r25;\n"
+	"\tst.shared.v2.u32 [%r26+2048], {%r4, %r5};\n"
+	"\tbar.sync 0;\n"
+	"\tld.shared.u32 %r27, [%r24+4];\n"
+	"\tld.shared.v2.u32 {%r28, %r29}, [%r26+2048];\n"
+	"\tadd.s32 %r27, %r27, %r28;\n\txor.b32 %r27, %r27, %r29;\n"
+	"\tmul.wide.u32 %rd26, %r3, 4;\n\tadd.s64 %rd27, %rd1, %rd26;\n"
+	"\tst.global.u32 [%rd27+11264], %r27;\n"
+	"\tret;\n}\n"
+	/* lanes 16 bytes apart, past in's end from thread 15 on */
+	".visible .entry lanes_stride_fault(.param .u64 out, .param .u64 in)\n"
+	"{\n\t.reg .b32 %r<4>;\n\t.reg .b64 %rd<8>;\n"
+	"\tld.param.u64 %rd1, [out];\n\tld.param.u64 %rd2, [in];\n"
+	"\tmov.u32 %r1, %tid.x;\n\tmul.wide.u32 %rd3, %r1, 16;\n"
+	"\tadd.s64 %rd4, %rd2, %rd3;\n\tld.global.u32 %r2, [%rd4+8];\n"
+	"\tadd.s64 %rd5, %rd1, %rd3;\n\tst.global.u32 [%rd5], %r2;\n"
+	"\tret;\n}\n"
+	/* the same for a store, in out */
+	".visible .entry lanes_stride_store_fault(.param .u64 out,\n"
+	"\t.param .u64 in)\n{\n\t.reg .b32 %r<4>;\n\t.reg .b64 %rd<8>;\n"
+	"\tld.param.u64 %rd1, [out];\n\tld.param.u64 %rd2, [in];\n"
+	"\tmov.u32 %r1, %tid.x;\n\tmul.wide.u32 %rd3, %r1, 16;\n"
+	"\tadd.s64 %rd5, %rd1, %rd3;\n\tst.global.u32 [%rd5+8], %r1;\n"
+	"\tret;\n}\n";
+
+/*
+ * Stores in pieces run under a lane mask (jit_emit_vmask_st.c). In
+ * lanes_masked_st the lanes with tid % 4 != 0 load s[tid - 1] and store
+ * to global and shared memory (the others, holding an address of their
+ * own in out and data, must not); then the odd lanes store their tid at
+ * out[64 + tid / 4], two lanes to a word (the later lane's stays). In
+ * lanes_masked_st_fault out ends at thread 60's word: thread 60 is
+ * masked out, 61 faults after 57 to 59 have stored.
+ */
+static const char masked_st_text[] =
+	".version 7.0\n.target sm_75\n.address_size 64\n"
+	".visible .entry lanes_masked_st(.param .u64 out, .param .u64 in,\n"
+	"\t.param .u32 k)\n{\n"
+	"\t.reg .pred %p<4>;\n\t.reg .b32 %r<16>;\n\t.reg .b64 %rd<12>;\n"
+	"\t.shared .align 4 .b8 s[512];\n"
+	"\tld.param.u64 %rd1, [out];\n\tld.param.u64 %rd2, [in];\n"
+	"\tld.param.u32 %r1, [k];\n\tmov.u32 %r2, %tid.x;\n"
+	"\tcvta.to.global.u64 %rd2, %rd2;\n"
+	"\tmul.wide.u32 %rd3, %r2, 4;\n\tadd.s64 %rd4, %rd2, %rd3;\n"
+	"\tld.global.u32 %r3, [%rd4];\n\tshl.b32 %r4, %r2, 2;\n"
+	"\tmov.u32 %r5, s;\n\tadd.s32 %r6, %r5, %r4;\n"
+	"\tst.shared.u32 [%r6], %r3;\n\tst.shared.u32 [%r6+256], %r3;\n"
+	"\tbar.sync 0;\n"
+	"\tand.b32 %r7, %r2, 3;\n\tsetp.eq.u32 %p1, %r7, 0;\n"
+	"\tcvta.to.global.u64 %rd11, %rd1;\n\tadd.s64 %rd6, %rd11, %rd3;\n"
+	"\tadd.s64 %rd6, %rd6, 576;\n\tmov.u32 %r8, 99;\n"
+	"\t@%p1 bra $L1;\n"
+	"\tld.shared.u32 %r8, [%r6+-4];\n\tadd.s32 %r8, %r8, %r1;\n"
+	"\tcvta.to.global.u64 %rd5, %rd1;\n\tadd.s64 %rd6, %rd5, %rd3;\n"
+	"\tst.global.u32 [%rd6], %r8;\n\tst.shared.u32 [%r6+256], %r8;\n"
+	"$L1:\n\tbar.sync 0;\n"
+	"\tcvta.to.global.u64 %rd7, %rd1;\n\tshr.u32 %r9, %r2, 2;\n"
+	"\tmul.wide.u32 %rd8, %r9, 4;\n\tadd.s64 %rd9, %rd7, %rd8;\n"
+	"\tand.b32 %r10, %r2, 1;\n\tsetp.eq.u32 %p2, %r10, 0;\n"
+	"\t@%p2 bra $L2;\n"
+	"\tst.global.u32 [%rd9+256], %r2;\n"
+	"$L2:\n\tld.shared.u32 %r11, [%r6+256];\n"
+	"\tadd.s64 %rd10, %rd7, %rd3;\n\tst.global.u32 [%rd10+320], %r11;\n"
+	"\tret;\n}\n"
+	".visible .entry lanes_masked_st_fault(.param .u64 out,\n"
+	"\t.param .u64 in, .param .u32 k)\n{\n"
+	"\t.reg .pred %p<2>;\n\t.reg .b32 %r<4>;\n\t.reg .b64 %rd<8>;\n"
+	"\tld.param.u64 %rd1, [out];\n\tmov.u32 %r2, %tid.x;\n"
+	"\tand.b32 %r3, %r2, 3;\n\tsetp.eq.u32 %p1, %r3, 0;\n"
+	"\tmul.wide.u32 %rd3, %r2, 4;\n\tcvta.to.global.u64 %rd5, %rd1;\n"
+	"\tadd.s64 %rd6, %rd5, %rd3;\n"
+	"\t@%p1 bra $L1;\n"
+	"\tst.global.u32 [%rd6], %r2;\n"
+	"$L1:\n\tret;\n}\n";
 
 /* A counter every write of which is the same in every lane, left by
  * the lanes after different trips round a loop: the scalar loop ends
@@ -450,6 +591,21 @@ int main(void)
 		  { .grid = { 2 }, .block = { 32, 2, 1 } }, 4,
 		  { 4 * 256, 4 * 1024, 4 * 128, 0 }, { [3] = 45 },
 		  { [0] = true, [1] = true }, fill_ints, false },
+		{ strided_text, "strided.ptx", "lanes_strided",
+		  { .grid = { 2 }, .block = { 64 } }, 2, { 12288, 4096 },
+		  { 0 }, { [0] = true }, fill_ints, false },
+		{ strided_text, "strided.ptx", "lanes_stride_fault",
+		  { .grid = { 1 }, .block = { 32 } }, 2, { 4 * 128, 240 },
+		  { 0 }, { [0] = true }, fill_ints, true },
+		{ strided_text, "strided.ptx", "lanes_stride_store_fault",
+		  { .grid = { 1 }, .block = { 32 } }, 2, { 240, 4 },
+		  { 0 }, { [0] = true }, fill_ints, true },
+		{ masked_st_text, "masked_st.ptx", "lanes_masked_st",
+		  { .grid = { 1 }, .block = { 64 } }, 3, { 832, 256, 0 },
+		  { [2] = 7 }, { [0] = true }, fill_ints, false },
+		{ masked_st_text, "masked_st.ptx", "lanes_masked_st_fault",
+		  { .grid = { 1 }, .block = { 64 } }, 3, { 240, 256, 0 },
+		  { [2] = 7 }, { [0] = true }, fill_ints, true },
 		{ rejoin_text, "rejoin.ptx", "lanes_rejoin",
 		  { .grid = { 1 }, .block = { 32 } }, 2, { 4 * 32, 4 * 8 },
 		  { 0 }, { [0] = true }, fill_ints, false },

@@ -22,6 +22,8 @@
  * machine): for work on the interpreter; BENCH_KERNEL=name runs only
  * that kernel. BENCH_JIT_ONLY=1 does the same for C and the JIT (the
  * interpreter's column then holds the JIT's time): for work on the JIT.
+ * BENCH_LAUNCH_TIMES=1 prints each launch's time on stderr (scan's three
+ * kernels apart; the first launch of a kernel includes its compile).
  */
 #include "jit.h"
 #include "ptx.h"
@@ -128,10 +130,13 @@ static bool launch(const struct exec *x, const char *kernel, uint32_t gx,
 	struct pool_run r = { .l = &l, .total = (uint64_t)gx * gy };
 	pthread_t t[256];
 	int n = x->threads < 256 ? x->threads : 256;
+	double t0 = now();
 	for (int i = 0; i < n; i++)
 		pthread_create(&t[i], NULL, pool_thread, &r);
 	for (int i = 0; i < n; i++)
 		pthread_join(t[i], NULL);
+	if (getenv("BENCH_LAUNCH_TIMES"))
+		fprintf(stderr, "launch %s %.4f\n", kernel, now() - t0);
 	return !atomic_load(&r.failed);
 }
 
