@@ -190,7 +190,14 @@ static bool uniform_load(struct emit *e, struct vaccess *v)
 	return true;
 }
 
-/* The inline check of the first and the last lane's element. */
+/*
+ * The inline check of the group's span, W lanes' elements end to end:
+ * lane 0's offset aligned and its end within the window, i.e. lane 0
+ * in the window less the other lanes' bytes (none left if it is
+ * shorter). One check, where checking lane 0 and the last lane took
+ * two; a failing one takes the lane-by-lane path, which finds any
+ * fault exactly.
+ */
 static LLVMValueRef contiguous_ok(struct emit *e, struct vaccess *v)
 {
 	LLVMValueRef lo = s64(e, 0), len = e->shared_size;
@@ -199,12 +206,13 @@ static LLVMValueRef contiguous_ok(struct emit *e, struct vaccess *v)
 		len = LLVMBuildLoad2(B, e->scalar[4], v->site.len_slot, "");
 	}
 	unsigned unit = v->size * v->n;	/* a lane's bytes */
-	LLVMValueRef d0 = LLVMBuildSub(B, v->lane0, lo, "");
-	LLVMValueRef dn = LLVMBuildAdd(
-		B, d0, s64(e, (uint64_t)(JIT_LANES - 1) * unit), "");
 	jit_lanes(e, 0);
-	LLVMValueRef ok = LLVMBuildAnd(B, jit_in_window(e, d0, len, unit),
-				       jit_in_window(e, dn, len, unit), "");
+	LLVMValueRef d0 = LLVMBuildSub(B, v->lane0, lo, "");
+	LLVMValueRef args[2] = {
+		len, s64(e, (uint64_t)(JIT_LANES - 1) * unit) };
+	LLVMValueRef rest = jit_intrinsic(e, "llvm.usub.sat", &e->scalar[4],
+					  1, args, 2);
+	LLVMValueRef ok = jit_in_window(e, d0, rest, unit);
 	jit_lanes(e, JIT_LANES);
 	return ok;
 }
