@@ -130,6 +130,17 @@ void jit_vec_diverge(struct emit *e, const struct ir_insn *in)
 	hand_over(e, 2 + at);
 }
 
+/* @g (a guard of every lane) holds in all lanes -> @all, in some ->
+ * @some, in none -> @none. */
+static void split_lanes(struct emit *e, LLVMValueRef g, LLVMBasicBlockRef all,
+			LLVMBasicBlockRef some, LLVMBasicBlockRef none)
+{
+	LLVMBasicBlockRef not_all = jit_new_block(e, "vnotall");
+	LLVMBuildCondBr(B, all_of(e, g), all, not_all);
+	LLVMPositionBuilderAtEnd(B, not_all);
+	LLVMBuildCondBr(B, any_of(e, g), some, none);
+}
+
 /* @g (a guard of every lane): all -> @yes, none -> @no, else parting. */
 static void branch3(struct emit *e, const struct ir_insn *in, LLVMValueRef g,
 		    LLVMBasicBlockRef yes, LLVMBasicBlockRef no)
@@ -139,11 +150,8 @@ static void branch3(struct emit *e, const struct ir_insn *in, LLVMValueRef g,
 		LLVMBuildCondBr(B, same, yes, no);
 		return;
 	}
-	LLVMBasicBlockRef some = jit_new_block(e, "vsome");
 	LLVMBasicBlockRef part = jit_new_block(e, "vpart");
-	LLVMBuildCondBr(B, all_of(e, g), yes, some);
-	LLVMPositionBuilderAtEnd(B, some);
-	LLVMBuildCondBr(B, any_of(e, g), part, no);
+	split_lanes(e, g, yes, part, no);
 	LLVMPositionBuilderAtEnd(B, part);
 	jit_vec_diverge(e, in);
 }
@@ -193,11 +201,8 @@ static bool vec_branch(struct emit *e, const struct ir_insn *in)
 	}
 	/* all lanes jump, none does (the piece as it is), or some: the
 	 * piece under a mask */
-	LLVMBasicBlockRef some = jit_new_block(e, "vsome");
 	LLVMBasicBlockRef mixed = jit_new_block(e, "vmixed");
-	LLVMBuildCondBr(B, all_of(e, g), t, some);
-	LLVMPositionBuilderAtEnd(B, some);
-	LLVMBuildCondBr(B, any_of(e, g), mixed, fall);
+	split_lanes(e, g, t, mixed, fall);
 	LLVMPositionBuilderAtEnd(B, mixed);
 	bool ok = jit_vmask_emit(e, in, g, t);
 	LLVMPositionBuilderAtEnd(B, fall);
@@ -330,43 +335,20 @@ struct vloop {
 };
 
 /*
- * The thread coordinates of the group's lanes. Where ntid.x is a
- * multiple of W (the usual case) a group lies in one row: lane 0's
- * coordinates, stepped along with the group, plus the lane in x. Else
- * from the linear ids, by vector division (some 8 divisions).
+ * The thread coordinates of the group's lanes. The vector form runs
+ * only where ntid.x is a multiple of W (jit_vec_rows_gate()), so a group
+ * lies in one row: lane 0's coordinates, stepped along with the group,
+ * plus the lane in x.
  */
 static void lane_coordinates(struct emit *e, struct vloop *v)
 {
-	LLVMValueRef tid = LLVMBuildAdd(B, jit_splat(e, e->gtid), lane_ids(e),
-					"");
-	LLVMBasicBlockRef row = jit_new_block(e, "vrow");
-	LLVMBasicBlockRef divide = jit_new_block(e, "vdivide");
-	LLVMBasicBlockRef join = jit_new_block(e, "vcoords");
-	LLVMBuildCondBr(B, v->rows, row, divide);
-	LLVMPositionBuilderAtEnd(B, row);
-	LLVMValueRef fast[3] = {
-		LLVMBuildAdd(B, jit_splat(e, v->xyz[0]), lane_ids(e), ""),
-		jit_splat(e, v->xyz[1]), jit_splat(e, v->xyz[2]) };
-	LLVMBuildBr(B, join);
-	LLVMPositionBuilderAtEnd(B, divide);
-	LLVMValueRef vx = jit_splat(e, v->nx), vy = jit_splat(e, v->ny);
-	LLVMValueRef q = LLVMBuildUDiv(B, tid, vx, "");
-	LLVMValueRef slow[3] = { LLVMBuildURem(B, tid, vx, ""),
-				 LLVMBuildURem(B, q, vy, ""),
-				 LLVMBuildUDiv(B, q, vy, "") };
-	LLVMBuildBr(B, join);
-	LLVMPositionBuilderAtEnd(B, join);
-	LLVMValueRef *dst[3] = { &e->tx, &e->ty, &e->tz };
-	for (int i = 0; i < 3; i++) {
-		*dst[i] = LLVMBuildPhi(B, e->i32, "");
-		LLVMValueRef in[2] = { fast[i], slow[i] };
-		LLVMBasicBlockRef from[2] = { row, divide };
-		LLVMAddIncoming(*dst[i], in, from, 2);
-	}
-	e->tid = tid;
+	e->tid = LLVMBuildAdd(B, jit_splat(e, e->gtid), lane_ids(e), "");
+	e->tx = LLVMBuildAdd(B, jit_splat(e, v->xyz[0]), lane_ids(e), "");
+	e->ty = jit_splat(e, v->xyz[1]);
+	e->tz = jit_splat(e, v->xyz[2]);
 }
 
-/* Lane 0's coordinates for the next group (used where rows hold). */
+/* Lane 0's coordinates for the next group. */
 static void step_coordinates(struct emit *e, struct vloop *v,
 			     LLVMValueRef next[3])
 {

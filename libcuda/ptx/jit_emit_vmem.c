@@ -180,6 +180,14 @@ static bool uniform_load(struct emit *e, struct vaccess *v)
 	return true;
 }
 
+/*
+ * The inline check of a group's two ends, lane 0's element and the one
+ * @last bytes from it (a multiple of a lane's bytes, either sign): the
+ * lower end aligned and within the window less the span's bytes (none
+ * left if the span is longer). One check, where checking both ends took
+ * two; a failing one takes the lane-by-lane path, which finds any fault
+ * exactly.
+ */
 LLVMValueRef jit_vmem_ends_ok(struct emit *e, struct vaccess *v,
 			      int64_t last)
 {
@@ -189,11 +197,15 @@ LLVMValueRef jit_vmem_ends_ok(struct emit *e, struct vaccess *v,
 		len = LLVMBuildLoad2(B, e->scalar[4], v->site.len_slot, "");
 	}
 	unsigned unit = v->size * v->n;	/* a lane's bytes */
-	LLVMValueRef d0 = LLVMBuildSub(B, v->lane0, lo, "");
-	LLVMValueRef dn = LLVMBuildAdd(B, d0, s64(e, (uint64_t)last), "");
+	uint64_t span = last < 0 ? -(uint64_t)last : (uint64_t)last;
 	jit_lanes(e, 0);
-	LLVMValueRef ok = LLVMBuildAnd(B, jit_in_window(e, d0, len, unit),
-				       jit_in_window(e, dn, len, unit), "");
+	LLVMValueRef low = LLVMBuildSub(B, v->lane0, lo, "");
+	if (last < 0)
+		low = LLVMBuildSub(B, low, s64(e, span), "");
+	LLVMValueRef args[2] = { len, s64(e, span) };
+	LLVMValueRef rest = jit_intrinsic(e, "llvm.usub.sat", &e->scalar[4],
+					  1, args, 2);
+	LLVMValueRef ok = jit_in_window(e, low, rest, unit);
 	jit_lanes(e, JIT_LANES);
 	return ok;
 }

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { NMODES = 3, NCASES = 18, NFAULT_TESTS = NMODES,
+enum { NMODES = 3, NCASES = 20, NFAULT_TESTS = NMODES,
        NTESTS = NCASES * (NMODES - 1) + NFAULT_TESTS };
 
 static const char *const mode_name[NMODES] = { "interpreter", "scalar JIT",
@@ -489,6 +489,30 @@ static const char rejoin_text[] =
 	"\tmul.wide.u32 %rd5, %r1, 4;\n\tadd.s64 %rd6, %rd1, %rd5;\n"
 	"\tst.global.u32 [%rd6], %r4;\n\tret;\n}\n";
 
+/*
+ * Contiguous shared accesses whose group ends exactly at the end of
+ * shared memory (lanes_span: the vector form's one check of the span
+ * must pass it) and past it (lanes_span_fault, 12 words for 16
+ * threads: the second group's check fails, and its lanes find the
+ * fault in thread 12, as the interpreter does).
+ */
+#define SPAN_KERNEL(name, words) \
+	".visible .entry " name "(.param .u64 out, .param .u32 k)\n{\n" \
+	"\t.reg .b32 %r<8>;\n\t.reg .b64 %rd<4>;\n" \
+	"\t.shared .align 4 .b32 s[" words "];\n" \
+	"\tld.param.u64 %rd1, [out];\n\tld.param.u32 %r1, [k];\n" \
+	"\tmov.u32 %r2, %tid.x;\n\tshl.b32 %r3, %r2, 2;\n" \
+	"\tmov.u32 %r4, s;\n\tadd.s32 %r5, %r4, %r3;\n" \
+	"\tmad.lo.s32 %r6, %r2, %r1, 5;\n\tst.shared.u32 [%r5], %r6;\n" \
+	"\tbar.sync 0;\n\tld.shared.u32 %r7, [%r5];\n" \
+	"\tmul.wide.u32 %rd2, %r2, 4;\n\tadd.s64 %rd3, %rd1, %rd2;\n" \
+	"\tst.global.u32 [%rd3], %r7;\n\tret;\n}\n"
+
+static const char span_text[] =
+	".version 7.0\n.target sm_75\n.address_size 64\n"
+	SPAN_KERNEL("lanes_span", "16")
+	SPAN_KERNEL("lanes_span_fault", "12");
+
 /* A load at an address that is the same in a row of 16 threads and
  * outside memory from the second row on: the fault names (0, 1, 0). */
 static const char fault_text[] =
@@ -606,6 +630,12 @@ int main(void)
 		{ masked_st_text, "masked_st.ptx", "lanes_masked_st_fault",
 		  { .grid = { 1 }, .block = { 64 } }, 3, { 240, 256, 0 },
 		  { [2] = 7 }, { [0] = true }, fill_ints, true },
+		{ span_text, "span.ptx", "lanes_span",
+		  { .grid = { 2 }, .block = { 16 } }, 2, { 4 * 16, 0 },
+		  { [1] = 3 }, { [0] = true }, fill_ints, false },
+		{ span_text, "span.ptx", "lanes_span_fault",
+		  { .grid = { 2 }, .block = { 16 } }, 2, { 4 * 16, 0 },
+		  { [1] = 3 }, { [0] = true }, fill_ints, true },
 		{ rejoin_text, "rejoin.ptx", "lanes_rejoin",
 		  { .grid = { 1 }, .block = { 32 } }, 2, { 4 * 32, 4 * 8 },
 		  { 0 }, { [0] = true }, fill_ints, false },
