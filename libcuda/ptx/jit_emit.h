@@ -240,6 +240,15 @@ struct jit_atom_form {
 bool jit_atom_form(struct emit *e, const struct ir_insn *in,
 		   struct jit_atom_form *f);
 
+/* A shared-memory atom/red of the vector form whose lanes' addresses
+ * all pass one check: each lane's operation inline, then on to *@done;
+ * the builder is left where the check failed, for the lane-by-lane
+ * path, which ends at *@done too (jit_emit_vatom.c). */
+bool jit_vec_shared_atom(struct emit *e, const struct ir_insn *in,
+			 const struct jit_atom_form *f, LLVMValueRef addr,
+			 LLVMValueRef b, LLVMValueRef c,
+			 LLVMBasicBlockRef *done);
+
 /* Instruction families. */
 bool jit_emit_int(struct emit *e, const struct ir_insn *in);
 bool jit_emit_float(struct emit *e, const struct ir_insn *in);
