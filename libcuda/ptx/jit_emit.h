@@ -192,9 +192,11 @@ LLVMValueRef jit_vec_uniform_guard(struct emit *e, const struct ir_insn *in,
 void jit_vec_rows_gate(struct emit *e, LLVMValueRef rows,
 		       LLVMBasicBlockRef go);
 
-/* Prefetches ahead of a global load whose lane 0 reads at @lane0 (i64),
- * by the step it took since it last ran (jit_emit_vprefetch.c). */
-void jit_vec_prefetch(struct emit *e, LLVMValueRef lane0);
+/* Prefetches ahead of the global load @in in a loop, whose lane 0
+ * reads at @lane0 (i64), by the step it took since it last ran
+ * (jit_emit_vprefetch.c). */
+void jit_vec_prefetch(struct emit *e, const struct ir_insn *in,
+		      LLVMValueRef lane0);
 
 /* Calls @fn (scalar, one argument of @t's element type) per lane. */
 LLVMValueRef jit_vec_call1(struct emit *e, LLVMTypeRef t, const char *fn,

@@ -438,8 +438,8 @@ static bool vec_ld_st(struct emit *e, const struct ir_insn *in)
 	else
 		jit_site_new(e, &v.site);
 	if (v.kind == MK_GLOBAL && !v.st)
-		jit_vec_prefetch(e, LLVMBuildExtractElement(B, v.off, s32(e, 0),
-							    ""));
+		jit_vec_prefetch(e, in, LLVMBuildExtractElement(B, v.off,
+								s32(e, 0), ""));
 	return access_paths(e, &v);
 }
 
