@@ -196,6 +196,12 @@ LLVMValueRef jit_vec_uniform_guard(struct emit *e, const struct ir_insn *in,
 void jit_vec_rows_gate(struct emit *e, LLVMValueRef rows,
 		       LLVMBasicBlockRef go);
 
+/* Prefetches ahead of the global load @in in a loop, whose lane 0
+ * reads at @lane0 (i64), by the step it took since it last ran
+ * (jit_emit_vprefetch.c). */
+void jit_vec_prefetch(struct emit *e, const struct ir_insn *in,
+		      LLVMValueRef lane0);
+
 /* Calls @fn (scalar, one argument of @t's element type) per lane. */
 LLVMValueRef jit_vec_call1(struct emit *e, LLVMTypeRef t, const char *fn,
 			   LLVMValueRef a);
@@ -243,6 +249,15 @@ struct jit_atom_form {
 /* Reads @in's form; false (after jit_unsupported) when not compiled. */
 bool jit_atom_form(struct emit *e, const struct ir_insn *in,
 		   struct jit_atom_form *f);
+
+/* A shared-memory atom/red of the vector form whose lanes' addresses
+ * all pass one check: each lane's operation inline, then on to *@done;
+ * the builder is left where the check failed, for the lane-by-lane
+ * path, which ends at *@done too (jit_emit_vatom.c). */
+bool jit_vec_shared_atom(struct emit *e, const struct ir_insn *in,
+			 const struct jit_atom_form *f, LLVMValueRef addr,
+			 LLVMValueRef b, LLVMValueRef c,
+			 LLVMBasicBlockRef *done);
 
 /* Instruction families. */
 bool jit_emit_int(struct emit *e, const struct ir_insn *in);

@@ -334,34 +334,63 @@ static bool native_rmw(unsigned op, unsigned kind, LLVMAtomicRMWBinOp *r)
 	}
 }
 
+/* The value a shared-memory operation @op of @kind (an integer one)
+ * leaves in place of @old: rt_atomic.c's apply(), inline. */
+static LLVMValueRef plain_new_value(struct emit *e, unsigned op, unsigned kind,
+				    LLVMValueRef old, LLVMValueRef b)
+{
+	bool s = kind == RT_ATOM_SINT;
+	LLVMTypeRef t = LLVMTypeOf(old);
+	LLVMValueRef one = LLVMConstInt(t, 1, false);
+	LLVMValueRef zero = LLVMConstInt(t, 0, false), wrap;
+	switch (op) {
+	case MOD_ADD: return LLVMBuildAdd(B, old, b, "");
+	case MOD_AND: return LLVMBuildAnd(B, old, b, "");
+	case MOD_OR: return LLVMBuildOr(B, old, b, "");
+	case MOD_XOR: return LLVMBuildXor(B, old, b, "");
+	case MOD_EXCH: return b;
+	case MOD_MIN:
+		return LLVMBuildSelect(B, LLVMBuildICmp(B, s ? LLVMIntSLT :
+							LLVMIntULT, old, b, ""),
+				       old, b, "");
+	case MOD_MAX:
+		return LLVMBuildSelect(B, LLVMBuildICmp(B, s ? LLVMIntSGT :
+							LLVMIntUGT, old, b, ""),
+				       old, b, "");
+	case MOD_INC:	/* old >= b ? 0 : old + 1 */
+		wrap = LLVMBuildICmp(B, LLVMIntUGE, old, b, "");
+		return LLVMBuildSelect(B, wrap, zero,
+				       LLVMBuildAdd(B, old, one, ""), "");
+	case MOD_DEC:	/* old == 0 || old > b ? b : old - 1 */
+		wrap = LLVMBuildICmp(B, LLVMIntEQ, old, zero, "");
+		wrap = LLVMBuildOr(
+			B, wrap, LLVMBuildICmp(B, LLVMIntUGT, old, b, ""), "");
+		return LLVMBuildSelect(B, wrap, b,
+				       LLVMBuildSub(B, old, one, ""), "");
+	default:
+		return NULL;
+	}
+}
+
 /*
- * An atomic on shared memory as a plain read-modify-write: a CTA's
- * threads all run on one worker thread, one after the other, and its
- * shared memory is that worker's alone, so nothing can come between
+ * An integer atomic on shared memory as a plain read-modify-write: a
+ * CTA's threads all run on one worker thread, one after the other, and
+ * its shared memory is that worker's alone, so nothing can come between
  * the read and the write (a locked instruction costs some 20 cycles,
- * which a shared-memory histogram pays per element).
+ * which a shared-memory histogram pays per element). NULL for an
+ * operation it has no inline form of.
  */
-static LLVMValueRef plain_rmw(struct emit *e, LLVMAtomicRMWBinOp op,
-			      LLVMValueRef ip, LLVMValueRef b, LLVMTypeRef it)
+static LLVMValueRef plain_rmw(struct emit *e, const struct ir_insn *in,
+			      unsigned kind, LLVMValueRef ip, LLVMValueRef b,
+			      LLVMTypeRef it)
 {
 	unsigned align = LLVMGetIntTypeWidth(it) / 8;
 	LLVMValueRef old = LLVMBuildLoad2(B, it, ip, "");
 	LLVMSetAlignment(old, align);
-	LLVMIntPredicate p;
-	LLVMValueRef v;
-	switch (op) {
-	case LLVMAtomicRMWBinOpAdd: v = LLVMBuildAdd(B, old, b, ""); break;
-	case LLVMAtomicRMWBinOpAnd: v = LLVMBuildAnd(B, old, b, ""); break;
-	case LLVMAtomicRMWBinOpOr: v = LLVMBuildOr(B, old, b, ""); break;
-	case LLVMAtomicRMWBinOpXor: v = LLVMBuildXor(B, old, b, ""); break;
-	case LLVMAtomicRMWBinOpXchg: v = b; break;
-	default:
-		p = op == LLVMAtomicRMWBinOpMin ? LLVMIntSLT :
-		    op == LLVMAtomicRMWBinOpMax ? LLVMIntSGT :
-		    op == LLVMAtomicRMWBinOpUMin ? LLVMIntULT : LLVMIntUGT;
-		v = LLVMBuildSelect(B, LLVMBuildICmp(B, p, old, b, ""), old, b,
-				    "");
-		break;
+	LLVMValueRef v = plain_new_value(e, in->mode, kind, old, b);
+	if (!v) {
+		LLVMInstructionEraseFromParent(old);
+		return NULL;
 	}
 	LLVMSetAlignment(LLVMBuildStore(B, v, ip), align);
 	return old;
@@ -374,14 +403,17 @@ LLVMValueRef jit_atomic_op(struct emit *e, const struct ir_insn *in,
 	LLVMAtomicOrdering sc = LLVMAtomicOrderingSequentiallyConsistent;
 	LLVMAtomicRMWBinOp op;
 	LLVMValueRef ip = LLVMBuildBitCast(B, p, LLVMPointerType(it, 0), "");
+	LLVMValueRef old = in->space == SPACE_SHARED && kind != RT_ATOM_FLOAT ?
+		plain_rmw(e, in, kind, ip, b, it) : NULL;
+	if (old)
+		return old;
 	if (in->mode == MOD_CAS) {
 		LLVMValueRef x = LLVMBuildAtomicCmpXchg(B, ip, b, c, sc, sc,
 							false);
 		return LLVMBuildExtractValue(B, x, 0, "");
 	}
 	if (native_rmw(in->mode, kind, &op))
-		return in->space == SPACE_SHARED ? plain_rmw(e, op, ip, b, it) :
-			LLVMBuildAtomicRMW(B, op, ip, b, sc, false);
+		return LLVMBuildAtomicRMW(B, op, ip, b, sc, false);
 	LLVMTypeRef at[6] = { e->p8, e->i32, e->i32, e->i32, e->i64, e->i64 };
 	LLVMTypeRef fnty = LLVMFunctionType(e->i64, at, 6, false);
 	LLVMValueRef av[6] = { p,
@@ -419,20 +451,17 @@ bool jit_emit_atom(struct emit *e, const struct ir_insn *in)
 	struct jit_atom_form f;
 	if (!jit_atom_form(e, in, &f))
 		return false;
-	bool red = f.red;
-	unsigned t = f.type, kind = f.kind, size = f.size, first = f.first;
-	unsigned nsrc = f.nsrc;
-	LLVMTypeRef it = LLVMIntTypeInContext(e->cx, size * 8);
-	LLVMValueRef p = mem_ptr(e, in, &in->opnd[first], size, true);
-	LLVMValueRef b = p ? jit_get(e, &in->opnd[first + 1], t) : NULL;
-	LLVMValueRef c = nsrc > 1 && b ? jit_get(e, &in->opnd[first + 2], t) :
-					 b;
+	LLVMTypeRef it = LLVMIntTypeInContext(e->cx, f.size * 8);
+	LLVMValueRef p = mem_ptr(e, in, &in->opnd[f.first], f.size, true);
+	LLVMValueRef b = p ? jit_get(e, &in->opnd[f.first + 1], f.type) : NULL;
+	LLVMValueRef c = f.nsrc > 1 && b ?
+		jit_get(e, &in->opnd[f.first + 2], f.type) : b;
 	if (!c)
 		return false;
 	if (LLVMTypeOf(b) != it) {	/* float operands: their bits */
 		b = LLVMBuildBitCast(B, b, it, "");
 		c = LLVMBuildBitCast(B, c, it, "");
 	}
-	LLVMValueRef old = jit_atomic_op(e, in, p, b, c, kind, it);
-	return red || jit_set_bits(e, &in->opnd[0], old, false);
+	LLVMValueRef old = jit_atomic_op(e, in, p, b, c, f.kind, it);
+	return f.red || jit_set_bits(e, &in->opnd[0], old, false);
 }

@@ -463,6 +463,9 @@ static bool vec_ld_st(struct emit *e, const struct ir_insn *in)
 		return false;
 	if (v.kind == MK_PARAM)
 		return param_load(e, &v, &in->opnd[1]);
+	if (v.kind == MK_GLOBAL && !v.st)
+		jit_vec_prefetch(e, in, LLVMBuildExtractElement(B, v.off,
+								s32(e, 0), ""));
 	return access_paths(e, &v);
 }
 
@@ -473,36 +476,38 @@ bool jit_vec_mem(struct emit *e, const struct ir_insn *in)
 	return vec_ld_st(e, in);
 }
 
-/* atom, red: lane by lane, in lane order. */
+/* atom, red: lane by lane, in lane order (shared memory: all lanes
+ * checked at once first, jit_emit_vatom.c). */
 bool jit_vec_atom(struct emit *e, const struct ir_insn *in)
 {
 	struct jit_atom_form f;
 	if (!jit_atom_form(e, in, &f))
 		return false;
-	bool red = f.red;
-	unsigned t = f.type, kind = f.kind, size = f.size, first = f.first;
-	unsigned nsrc = f.nsrc;
-	struct vaccess v = { .in = in, .size = size, .n = 1, .st = true };
-	v.it = LLVMIntTypeInContext(e->cx, size * 8);
+	struct vaccess v = { .in = in, .size = f.size, .n = 1, .st = true };
+	v.it = LLVMIntTypeInContext(e->cx, f.size * 8);
 	LLVMTypeRef vt = LLVMVectorType(v.it, JIT_LANES);
 	if (!jit_mem_kind(e, in->space, &v.kind) || v.kind == MK_PARAM)
 		return v.kind == MK_PARAM ? jit_unsupported(e, "state space") :
 					    false;
-	v.addr = jit_addr_value(e, &in->opnd[first], v.kind);
-	LLVMValueRef b = v.addr ? jit_get(e, &in->opnd[first + 1], t) : NULL;
-	LLVMValueRef c = nsrc > 1 && b ? jit_get(e, &in->opnd[first + 2], t) :
-					 b;
+	v.addr = jit_addr_value(e, &in->opnd[f.first], v.kind);
+	LLVMValueRef b = v.addr ? jit_get(e, &in->opnd[f.first + 1], f.type) :
+				  NULL;
+	LLVMValueRef c = f.nsrc > 1 && b ?
+		jit_get(e, &in->opnd[f.first + 2], f.type) : b;
 	if (!c)
 		return false;
 	if (LLVMTypeOf(b) != vt) {
 		b = LLVMBuildBitCast(B, b, vt, "");
 		c = LLVMBuildBitCast(B, c, vt, "");
 	}
+	LLVMBasicBlockRef checked = NULL;
 	if (v.kind == MK_GLOBAL)
 		jit_site_new(e, &v.site);
+	else if (!jit_vec_shared_atom(e, in, &f, v.addr, b, c, &checked))
+		return false;
 	LLVMBasicBlockRef from = LLVMGetInsertBlock(B);
 	LLVMBasicBlockRef loop = jit_new_block(e, "vatom");
-	v.join = jit_new_block(e, "vatomed");
+	v.join = checked ? checked : jit_new_block(e, "vatomed");
 	LLVMBuildBr(B, loop);
 	LLVMPositionBuilderAtEnd(B, loop);
 	LLVMValueRef i = LLVMBuildPhi(B, e->scalar[3], "");
@@ -513,9 +518,9 @@ bool jit_vec_atom(struct emit *e, const struct ir_insn *in)
 	LLVMValueRef bl = LLVMBuildExtractElement(B, b, i, "");
 	LLVMValueRef cl = LLVMBuildExtractElement(B, c, i, "");
 	jit_lanes(e, 0);
-	LLVMValueRef old = jit_atomic_op(e, in, p, bl, cl, kind, v.it);
+	LLVMValueRef old = jit_atomic_op(e, in, p, bl, cl, f.kind, v.it);
 	jit_lanes(e, JIT_LANES);
-	if (!red && !set_lane(e, &in->opnd[0], old, i, false))
+	if (!f.red && !set_lane(e, &in->opnd[0], old, i, false))
 		return false;
 	LLVMValueRef next = LLVMBuildAdd(B, i, s32(e, 1), "");
 	LLVMBasicBlockRef end = LLVMGetInsertBlock(B);

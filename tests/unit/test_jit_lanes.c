@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { NMODES = 3, NCASES = 20, NFAULT_TESTS = NMODES,
+enum { NMODES = 3, NCASES = 22, NFAULT_TESTS = NMODES,
        NTESTS = NCASES * (NMODES - 1) + NFAULT_TESTS };
 
 static const char *const mode_name[NMODES] = { "interpreter", "scalar JIT",
@@ -513,6 +513,99 @@ static const char span_text[] =
 	SPAN_KERNEL("lanes_span", "16")
 	SPAN_KERNEL("lanes_span_fault", "12");
 
+/*
+ * Shared-memory atomics of every operation and width the JIT does
+ * inline (and f32 add, which it calls out for; cas and exch keep a
+ * kernel on the interpreter), lanes colliding on eight words per
+ * operation: the old values each lane gets and the words left must be
+ * the interpreter's, lane order and all (one warp: the order of warps
+ * is not defined). Shared words start as
+ * 3 * index (u32) and 3 * index * (2^32 + 1) (u64). In lanes_satom_fault
+ * thread k's address lies 4 KiB past the window: the fault names it.
+ */
+#define SATOM(name) \
+	".visible .entry " name "(.param .u64 out, .param .u64 in, " \
+	".param .u32 k)\n{\n" \
+	"\t.reg .pred %p<2>;\n\t.reg .b32 %r<40>;\n\t.reg .b64 %rd<40>;\n" \
+	"\t.reg .f32 %f<4>;\n\t.shared .align 8 .b8 s[1024];\n" \
+	"\tld.param.u64 %rd1, [out];\n\tld.param.u64 %rd2, [in];\n" \
+	"\tld.param.u32 %r1, [k];\n\tcvta.to.global.u64 %rd1, %rd1;\n" \
+	"\tcvta.to.global.u64 %rd2, %rd2;\n\tmov.u32 %r2, %tid.x;\n" \
+	"\tmov.u32 %r3, s;\n\tshl.b32 %r4, %r2, 2;\n" \
+	"\tadd.s32 %r5, %r3, %r4;\n\tmul.lo.s32 %r6, %r2, 3;\n" \
+	"\tst.shared.u32 [%r5], %r6;\n\tadd.s32 %r7, %r6, 192;\n" \
+	"\tst.shared.u32 [%r5+256], %r7;\n\tadd.s32 %r7, %r6, 96;\n" \
+	"\tst.shared.u32 [%r5+128], %r7;\n\tadd.s32 %r7, %r6, 288;\n" \
+	"\tst.shared.u32 [%r5+384], %r7;\n\tshl.b32 %r8, %r2, 3;\n" \
+	"\tadd.s32 %r9, %r3, %r8;\n\tcvt.u64.u32 %rd3, %r6;\n" \
+	"\tmul.lo.u64 %rd3, %rd3, 4294967297;\n" \
+	"\tst.shared.u64 [%r9+512], %rd3;\n" \
+	"\tadd.u64 %rd3, %rd3, 412316860512;\n" \
+	"\tst.shared.u64 [%r9+768], %rd3;\n\tbar.sync 0;\n" \
+	"\tmul.wide.u32 %rd4, %r2, 4;\n\tadd.s64 %rd5, %rd2, %rd4;\n" \
+	"\tld.global.u32 %r10, [%rd5];\n\tand.b32 %r11, %r10, 7;\n" \
+	"\tsetp.eq.u32 %p1, %r2, %r1;\n\tselp.u32 %r14, 4096, 0, %p1;\n" \
+	"\tshl.b32 %r12, %r11, 2;\n\tadd.s32 %r13, %r3, %r12;\n" \
+	"\tadd.s32 %r13, %r13, %r14;\n\tshl.b32 %r15, %r11, 3;\n" \
+	"\tadd.s32 %r16, %r3, %r15;\n\tsub.s32 %r17, %r10, 500;\n" \
+	"\tatom.shared.add.u32 %r20, [%r13], %r10;\n" \
+	"\tatom.shared.min.s32 %r21, [%r13+32], %r17;\n" \
+	"\tatom.shared.max.u32 %r22, [%r13+64], %r10;\n" \
+	"\tatom.shared.and.b32 %r23, [%r13+96], %r10;\n" \
+	"\tatom.shared.or.b32 %r24, [%r13+128], %r10;\n" \
+	"\tatom.shared.xor.b32 %r25, [%r13+160], %r10;\n" \
+	"\tatom.shared.add.u32 %r26, [%r13+192], %r17;\n" \
+	"\tatom.shared.inc.u32 %r27, [%r13+224], 170;\n" \
+	"\tatom.shared.inc.u32 %r28, [%r13+256], 200;\n" \
+	"\tatom.shared.dec.u32 %r29, [%r13+288], 220;\n" \
+	"\tatom.shared.max.s32 %r30, [%r13+320], %r17;\n" \
+	"\tatom.shared.min.u32 %r31, [%r13+352], %r10;\n" \
+	"\tred.shared.add.u32 [%r13+384], %r10;\n" \
+	"\tcvt.rn.f32.u32 %f1, %r10;\n\tmul.f32 %f1, %f1, 0f3DCCCCCD;\n" \
+	"\tatom.shared.add.f32 %f2, [%r13+416], %f1;\n" \
+	"\tmov.b32 %r32, %f2;\n\tadd.s32 %r16, %r16, %r14;\n" \
+	"\tcvt.u64.u32 %rd6, %r10;\n\tmul.lo.u64 %rd6, %rd6, 4294967311;\n" \
+	"\tcvt.s64.s32 %rd7, %r17;\n" \
+	"\tatom.shared.add.u64 %rd10, [%r16+512], %rd6;\n" \
+	"\tatom.shared.min.s64 %rd11, [%r16+576], %rd7;\n" \
+	"\tatom.shared.max.u64 %rd12, [%r16+640], %rd6;\n" \
+	"\tatom.shared.and.b64 %rd13, [%r16+704], %rd6;\n" \
+	"\tatom.shared.or.b64 %rd14, [%r16+768], %rd6;\n" \
+	"\tatom.shared.add.u64 %rd15, [%r16+832], %rd7;\n" \
+	"\tatom.shared.max.s64 %rd16, [%r16+896], %rd7;\n" \
+	"\tatom.shared.xor.b64 %rd17, [%r16+960], %rd6;\n" \
+	"\tmul.wide.u32 %rd20, %r2, 128;\n\tadd.s64 %rd21, %rd1, %rd20;\n" \
+	"\tst.global.v4.u32 [%rd21], {%r20, %r21, %r22, %r23};\n" \
+	"\tst.global.v4.u32 [%rd21+16], {%r24, %r25, %r26, %r27};\n" \
+	"\tst.global.v4.u32 [%rd21+32], {%r28, %r29, %r30, %r31};\n" \
+	"\tst.global.u32 [%rd21+48], %r32;\n" \
+	"\tst.global.v2.u64 [%rd21+64], {%rd10, %rd11};\n" \
+	"\tst.global.v2.u64 [%rd21+80], {%rd12, %rd13};\n" \
+	"\tst.global.v2.u64 [%rd21+96], {%rd14, %rd15};\n" \
+	"\tst.global.v2.u64 [%rd21+112], {%rd16, %rd17};\n" \
+	"\tbar.sync 0;\n\tadd.s64 %rd22, %rd1, %rd4;\n" \
+	"\tld.shared.u32 %r33, [%r5];\n\tst.global.u32 [%rd22+8192], %r33;\n" \
+	"\tld.shared.u32 %r33, [%r5+128];\n" \
+	"\tst.global.u32 [%rd22+8320], %r33;\n" \
+	"\tld.shared.u32 %r33, [%r5+256];\n" \
+	"\tst.global.u32 [%rd22+8448], %r33;\n" \
+	"\tld.shared.u32 %r33, [%r5+384];\n" \
+	"\tst.global.u32 [%rd22+8576], %r33;\n" \
+	"\tmul.wide.u32 %rd23, %r2, 8;\n\tadd.s64 %rd24, %rd1, %rd23;\n" \
+	"\tld.shared.u64 %rd18, [%r9+512];\n" \
+	"\tst.global.u64 [%rd24+8704], %rd18;\n" \
+	"\tld.shared.u64 %rd18, [%r9+768];\n" \
+	"\tst.global.u64 [%rd24+8960], %rd18;\n\tret;\n}\n"
+
+static const char satom_text[] =
+	".version 7.0\n.target sm_75\n.address_size 64\n"
+	SATOM("lanes_satom") SATOM("lanes_satom_fault");
+
+#define SATOM_CASE(name, k, fault) \
+	{ satom_text, "satom.ptx", name, { .grid = { 1 }, .block = { 32 } }, \
+	  3, { 8192 + 1024, 4 * 32, 0 }, { [2] = k }, { [0] = true }, \
+	  fill_ints, fault }
+
 /* A load at an address that is the same in a row of 16 threads and
  * outside memory from the second row on: the fault names (0, 1, 0). */
 static const char fault_text[] =
@@ -639,6 +732,8 @@ int main(void)
 		{ rejoin_text, "rejoin.ptx", "lanes_rejoin",
 		  { .grid = { 1 }, .block = { 32 } }, 2, { 4 * 32, 4 * 8 },
 		  { 0 }, { [0] = true }, fill_ints, false },
+		SATOM_CASE("lanes_satom", 32, false),
+		SATOM_CASE("lanes_satom_fault", 13, true),
 	};
 	for (int i = 0; i < NCASES; i++)
 		if (cases[i].text)
