@@ -13,6 +13,7 @@
 #include "devmap.h"
 #include "gem_ref.h"
 #include "kmd.h"
+#include "lock_assert.h"
 
 struct reservation {
 	uint64_t va, size;
@@ -181,6 +182,7 @@ CUresult devmap_attach_locked(struct CUctx_st *ctx)
 {
 	CUresult res = CUDA_SUCCESS;
 
+	lock_assert_held(&devmap_mutex);
 	for (struct reservation *r = reservations; r && !res; r = r->next)
 		res = result_from_errno(kmd_vm_reserve(ctx->dev->fd,
 						       ctx->ctx_id, r->va,

@@ -79,6 +79,7 @@ static void watermarks_locked(int ordinal)
 	uint64_t used = device_sum(ordinal);
 	uint64_t reserved = used;
 
+	lock_assert_held(&mems_lock);
 	if (used > used_high[ordinal])
 		used_high[ordinal] = used;
 	if (reserved > reserved_high[ordinal])
@@ -139,9 +140,11 @@ static CUresult back_locked(struct graph_mem *m)
 {
 	struct vc_device *dev = m->dev;
 	CUresult res;
-	int err = kmd_bo_create(dev->fd, m->size, DRM_VCUDA_BO_PLACEMENT_DEVICE,
-				0, &m->bo);
+	int err;
 
+	lock_assert_held(&mems_lock);
+	err = kmd_bo_create(dev->fd, m->size, DRM_VCUDA_BO_PLACEMENT_DEVICE, 0,
+			    &m->bo);
 	if (err) {
 		m->bo = 0;
 		return result_from_errno(err);

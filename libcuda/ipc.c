@@ -22,6 +22,7 @@
 #include "gem_ref.h"
 #include "ipc.h"
 #include "kmd.h"
+#include "lock_assert.h"
 #include "memory.h"
 #include "peer.h"
 
@@ -52,6 +53,7 @@ static bool same_token(const struct drm_vcuda_ipc_handle *a,
 
 static bool own_locked(const struct drm_vcuda_ipc_handle *token)
 {
+	lock_assert_held(&ipc_lock);
 	for (struct exported *e = exports; e; e = e->next)
 		if (same_token(&e->token, token))
 			return true;
@@ -164,6 +166,7 @@ CUDA_EXPORT CUresult cuIpcGetMemHandle(CUipcMemHandle *handle, CUdeviceptr dptr)
 static struct opened *find_open_locked(struct CUctx_st *ctx,
 				       const struct drm_vcuda_ipc_handle *t)
 {
+	lock_assert_held(&ipc_lock);
 	for (struct opened *o = opens; o; o = o->next)
 		if (o->ctx == ctx && same_token(&o->token, t))
 			return o;

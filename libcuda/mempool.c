@@ -77,6 +77,7 @@ static struct pool_block *find_block_locked(CUmemoryPool pool, uint64_t size,
 	struct pool_block *best = NULL;
 	bool best_wait = false, w;
 
+	lock_assert_held(&pool->lock);
 	for (struct pool_block *b = pool->blocks; b; b = b->next) {
 		if (b->in_use || b->size < size || b->size / 2 > size ||
 		    (best && best->size <= b->size) || !reusable(pool, b, s, &w))
@@ -100,6 +101,7 @@ static CUresult new_block_locked(CUmemoryPool pool, uint64_t size,
 	CUresult res;
 	int err;
 
+	lock_assert_held(&pool->lock);
 	if (!b)
 		return CUDA_ERROR_OUT_OF_MEMORY;
 	if (pool->props.maxSize && pool->reserved + size > pool->props.maxSize) {
@@ -142,6 +144,7 @@ static void release_block_locked(CUmemoryPool pool, struct pool_block *b)
 {
 	struct pool_block **link = &pool->blocks;
 
+	lock_assert_held(&pool->lock);
 	while (*link != b)
 		link = &(*link)->next;
 	*link = b->next;
@@ -153,6 +156,7 @@ static void release_block_locked(CUmemoryPool pool, struct pool_block *b)
 
 void pool_release_block_locked(CUmemoryPool pool, struct pool_block *b)
 {
+	lock_assert_held(&pool->lock);
 	if (b->freed_on)
 		kmd_syncobj_wait(b->freed_on->ctx->dev->fd, b->freed_at.syncobj,
 				 b->freed_at.point);
@@ -163,6 +167,7 @@ void pool_trim_locked(CUmemoryPool pool, uint64_t keep)
 {
 	struct pool_block *b = pool->blocks, *next;
 
+	lock_assert_held(&pool->lock);
 	for (; b && pool->reserved > keep; b = next) {
 		next = b->next;
 		if (!b->in_use && pool->reserved - b->size >= keep &&
@@ -184,6 +189,7 @@ struct pool_block *pool_block_at_locked(CUmemoryPool pool, uint64_t va)
 /* More than the pool's device has, or than the pool may hold. */
 static bool too_big_locked(CUmemoryPool pool, uint64_t size)
 {
+	lock_assert_held(&pool->lock);
 	if (pool->props.location.type == CU_MEM_LOCATION_TYPE_DEVICE &&
 	    size > pool->dev->info.vram_size)
 		return true;

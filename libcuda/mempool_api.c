@@ -275,6 +275,7 @@ CUDA_EXPORT CUresult cuMemSetMemPool(CUmemLocation *loc,
 static CUresult get_attr_locked(CUmemoryPool p, CUmemPool_attribute attr,
 				void *value)
 {
+	lock_assert_held(&p->lock);
 	switch (attr) {
 	case CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES:
 		*(int *)value = p->follow_events;
@@ -309,6 +310,7 @@ static CUresult get_attr_locked(CUmemoryPool p, CUmemPool_attribute attr,
 static CUresult set_attr_locked(CUmemoryPool p, CUmemPool_attribute attr,
 				const void *value)
 {
+	lock_assert_held(&p->lock);
 	switch (attr) {
 	case CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES:
 		p->follow_events = *(const int *)value != 0;

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 
 #include "context.h"
+#include "lock_assert.h"
 #include "stream.h"
 #include "stream_life.h"
 
@@ -92,6 +93,7 @@ static void make_exit_key(void)
 static struct per_thread_stream *find_locked(struct CUctx_st *ctx,
 					    pthread_t self)
 {
+	lock_assert_held(&pts_lock);
 	for (struct per_thread_stream *e = live; e; e = e->next)
 		if (e->ctx == ctx && pthread_equal(e->thread, self))
 			return e;

@@ -75,6 +75,7 @@ static void put_locked(struct vmm_alloc *a)
 {
 	struct vmm_alloc **link;
 
+	lock_assert_held(&vmm_lock);
 	if (--a->refs)
 		return;
 	for (link = &allocs; *link != a; link = &(*link)->next)
@@ -86,6 +87,7 @@ static void put_locked(struct vmm_alloc *a)
 
 static struct reservation *reservation_of_locked(uint64_t va, uint64_t size)
 {
+	lock_assert_held(&vmm_lock);
 	for (struct reservation *r = reservations; r; r = r->next)
 		if (va >= r->va && va - r->va < r->size &&
 		    size <= r->va + r->size - va)

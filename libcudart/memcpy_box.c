@@ -46,9 +46,14 @@ static void set_side(CUmemorytype type, const void *ptr, CUmemorytype *t,
 		*device = (uintptr_t)ptr;
 }
 
+/*
+ * @stream: the stream of an asynchronous copy (@async), or the one a
+ * synchronous copy runs as (CU_STREAM_LEGACY or CU_STREAM_PER_THREAD,
+ * sync_call.h); the same for the sets below.
+ */
 static cudaError_t copy_2d(void *dst, size_t dpitch, const void *src,
 			   size_t spitch, size_t width, size_t height,
-			   enum cudaMemcpyKind kind, cudaStream_t stream,
+			   enum cudaMemcpyKind kind, CUstream stream,
 			   int async)
 {
 	CUDA_MEMCPY2D p;
@@ -70,8 +75,16 @@ static cudaError_t copy_2d(void *dst, size_t dpitch, const void *src,
 	p.dstPitch = dpitch;
 	p.WidthInBytes = width;
 	p.Height = height;
-	return rt_return(rt_error(async ? cuMemcpy2DAsync(&p, (CUstream)stream)
-					: RT_SYNC_CALL(cuMemcpy2D_v2, (&p))));
+	return rt_return(rt_error(async ? cuMemcpy2DAsync(&p, stream)
+					: RT_SYNC_CALL(stream, cuMemcpy2D_v2,
+						       (&p))));
+}
+
+cudaError_t rt_memcpy_2d_on(void *dst, size_t dpitch, const void *src,
+			    size_t spitch, size_t width, size_t height,
+			    enum cudaMemcpyKind kind, CUstream on)
+{
+	return copy_2d(dst, dpitch, src, spitch, width, height, kind, on, 0);
 }
 
 CUDART_EXPORT cudaError_t cudaMemcpy2D(void *dst, size_t dpitch,
@@ -79,7 +92,8 @@ CUDART_EXPORT cudaError_t cudaMemcpy2D(void *dst, size_t dpitch,
 				       size_t width, size_t height,
 				       enum cudaMemcpyKind kind)
 {
-	return copy_2d(dst, dpitch, src, spitch, width, height, kind, NULL, 0);
+	return rt_memcpy_2d_on(dst, dpitch, src, spitch, width, height, kind,
+			       CU_STREAM_LEGACY);
 }
 
 CUDART_EXPORT cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch,
@@ -88,7 +102,8 @@ CUDART_EXPORT cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch,
 					    enum cudaMemcpyKind kind,
 					    cudaStream_t stream)
 {
-	return copy_2d(dst, dpitch, src, spitch, width, height, kind, stream, 1);
+	return copy_2d(dst, dpitch, src, spitch, width, height, kind,
+		       (CUstream)stream, 1);
 }
 
 /* One side of a 3D copy: linear memory (pitched pointer) or an array. */
@@ -150,7 +165,7 @@ cudaError_t rt_memcpy3d_params(const struct cudaMemcpy3DParms *p,
 }
 
 static cudaError_t copy_3d(const struct cudaMemcpy3DParms *p,
-			   cudaStream_t stream, int async)
+			   CUstream stream, int async)
 {
 	CUDA_MEMCPY3D d;
 	cudaError_t err;
@@ -159,19 +174,25 @@ static cudaError_t copy_3d(const struct cudaMemcpy3DParms *p,
 	err = rt_memcpy3d_params(p, &d);
 	if (err != cudaSuccess)
 		return rt_return(err);
-	return rt_return(rt_error(async ? cuMemcpy3DAsync(&d, (CUstream)stream)
-					: RT_SYNC_CALL(cuMemcpy3D_v2, (&d))));
+	return rt_return(rt_error(async ? cuMemcpy3DAsync(&d, stream)
+					: RT_SYNC_CALL(stream, cuMemcpy3D_v2,
+						       (&d))));
+}
+
+cudaError_t rt_memcpy_3d_on(const struct cudaMemcpy3DParms *p, CUstream on)
+{
+	return copy_3d(p, on, 0);
 }
 
 CUDART_EXPORT cudaError_t cudaMemcpy3D(const struct cudaMemcpy3DParms *p)
 {
-	return copy_3d(p, NULL, 0);
+	return rt_memcpy_3d_on(p, CU_STREAM_LEGACY);
 }
 
 CUDART_EXPORT cudaError_t cudaMemcpy3DAsync(const struct cudaMemcpy3DParms *p,
 					    cudaStream_t stream)
 {
-	return copy_3d(p, stream, 1);
+	return copy_3d(p, (CUstream)stream, 1);
 }
 
 CUDART_EXPORT cudaError_t cudaMallocPitch(void **ptr, size_t *pitch,
@@ -207,32 +228,39 @@ CUDART_EXPORT cudaError_t cudaMalloc3D(struct cudaPitchedPtr *pp,
 }
 
 static cudaError_t set_2d(void *ptr, size_t pitch, int value, size_t width,
-			  size_t height, cudaStream_t stream, int async)
+			  size_t height, CUstream stream, int async)
 {
 	CUdeviceptr d = (uintptr_t)ptr;
 
 	RT_CALL(async ? cuMemsetD2D8Async(d, pitch, (unsigned char)value, width,
-					  height, (CUstream)stream)
-		      : RT_SYNC_CALL(cuMemsetD2D8_v2,
+					  height, stream)
+		      : RT_SYNC_CALL(stream, cuMemsetD2D8_v2,
 				     (d, pitch, (unsigned char)value, width,
 				      height)));
+}
+
+cudaError_t rt_memset_2d_on(void *ptr, size_t pitch, int value, size_t width,
+			    size_t height, CUstream on)
+{
+	return set_2d(ptr, pitch, value, width, height, on, 0);
 }
 
 CUDART_EXPORT cudaError_t cudaMemset2D(void *ptr, size_t pitch, int value,
 				       size_t width, size_t height)
 {
-	return set_2d(ptr, pitch, value, width, height, NULL, 0);
+	return rt_memset_2d_on(ptr, pitch, value, width, height,
+			       CU_STREAM_LEGACY);
 }
 
 CUDART_EXPORT cudaError_t cudaMemset2DAsync(void *ptr, size_t pitch,
 					    int value, size_t width,
 					    size_t height, cudaStream_t stream)
 {
-	return set_2d(ptr, pitch, value, width, height, stream, 1);
+	return set_2d(ptr, pitch, value, width, height, (CUstream)stream, 1);
 }
 
 static cudaError_t set_3d(struct cudaPitchedPtr pp, int value,
-			  struct cudaExtent extent, cudaStream_t stream,
+			  struct cudaExtent extent, CUstream stream,
 			  int async)
 {
 	size_t slice = pp.pitch * pp.ysize;
@@ -245,10 +273,16 @@ static cudaError_t set_3d(struct cudaPitchedPtr pp, int value,
 	return err;
 }
 
+cudaError_t rt_memset_3d_on(struct cudaPitchedPtr pp, int value,
+			    struct cudaExtent extent, CUstream on)
+{
+	return set_3d(pp, value, extent, on, 0);
+}
+
 CUDART_EXPORT cudaError_t cudaMemset3D(struct cudaPitchedPtr pp, int value,
 				       struct cudaExtent extent)
 {
-	return set_3d(pp, value, extent, NULL, 0);
+	return rt_memset_3d_on(pp, value, extent, CU_STREAM_LEGACY);
 }
 
 CUDART_EXPORT cudaError_t cudaMemset3DAsync(struct cudaPitchedPtr pp,
@@ -256,5 +290,5 @@ CUDART_EXPORT cudaError_t cudaMemset3DAsync(struct cudaPitchedPtr pp,
 					    struct cudaExtent extent,
 					    cudaStream_t stream)
 {
-	return set_3d(pp, value, extent, stream, 1);
+	return set_3d(pp, value, extent, (CUstream)stream, 1);
 }

@@ -77,32 +77,38 @@ CUDART_EXPORT cudaError_t cudaMemGetInfo(size_t *free_bytes,
 }
 
 static CUresult copy(void *dst, const void *src, size_t count,
-		     enum cudaMemcpyKind kind)
+		     enum cudaMemcpyKind kind, CUstream on)
 {
 	CUdeviceptr d = (uintptr_t)dst, s = (uintptr_t)src;
 
 	switch (kind) {
 	case cudaMemcpyHostToDevice:
-		return RT_SYNC_CALL(cuMemcpyHtoD_v2, (d, src, count));
+		return RT_SYNC_CALL(on, cuMemcpyHtoD_v2, (d, src, count));
 	case cudaMemcpyDeviceToHost:
-		return RT_SYNC_CALL(cuMemcpyDtoH_v2, (dst, s, count));
+		return RT_SYNC_CALL(on, cuMemcpyDtoH_v2, (dst, s, count));
 	case cudaMemcpyDeviceToDevice:
-		return RT_SYNC_CALL(cuMemcpyDtoD_v2, (d, s, count));
+		return RT_SYNC_CALL(on, cuMemcpyDtoD_v2, (d, s, count));
 	case cudaMemcpyHostToHost:
 	case cudaMemcpyDefault:
-		return RT_SYNC_CALL(cuMemcpy, (d, s, count));
+		return RT_SYNC_CALL(on, cuMemcpy, (d, s, count));
 	default:
 		return CUDA_ERROR_INVALID_VALUE;
 	}
 }
 
-CUDART_EXPORT cudaError_t cudaMemcpy(void *dst, const void *src, size_t count,
-				     enum cudaMemcpyKind kind)
+cudaError_t rt_memcpy_on(void *dst, const void *src, size_t count,
+			 enum cudaMemcpyKind kind, CUstream on)
 {
 	RT_ENTER();
 	if ((unsigned int)kind > cudaMemcpyDefault)
 		return rt_return(cudaErrorInvalidMemcpyDirection);
-	return rt_return(rt_error(copy(dst, src, count, kind)));
+	return rt_return(rt_error(copy(dst, src, count, kind, on)));
+}
+
+CUDART_EXPORT cudaError_t cudaMemcpy(void *dst, const void *src, size_t count,
+				     enum cudaMemcpyKind kind)
+{
+	return rt_memcpy_on(dst, src, count, kind, CU_STREAM_LEGACY);
 }
 
 static CUresult copy_async(void *dst, const void *src, size_t count,
@@ -144,10 +150,15 @@ CUDART_EXPORT cudaError_t cudaMemsetAsync(void *ptr, int value, size_t count,
 				(CUstream)stream));
 }
 
+cudaError_t rt_memset_on(void *ptr, int value, size_t count, CUstream on)
+{
+	RT_CALL(RT_SYNC_CALL(on, cuMemsetD8_v2,
+			     ((uintptr_t)ptr, (unsigned char)value, count)));
+}
+
 CUDART_EXPORT cudaError_t cudaMemset(void *ptr, int value, size_t count)
 {
-	RT_CALL(RT_SYNC_CALL(cuMemsetD8_v2,
-			     ((uintptr_t)ptr, (unsigned char)value, count)));
+	return rt_memset_on(ptr, value, count, CU_STREAM_LEGACY);
 }
 
 /* The device address of a registered variable on the current device. */
@@ -221,17 +232,40 @@ static cudaError_t symbol_range(const void *symbol, size_t count, size_t offset,
 	return err;
 }
 
-CUDART_EXPORT cudaError_t cudaMemcpyToSymbol(const void *symbol,
-					     const void *src, size_t count,
-					     size_t offset,
-					     enum cudaMemcpyKind kind)
+cudaError_t rt_memcpy_to_symbol_on(const void *symbol, const void *src,
+				   size_t count, size_t offset,
+				   enum cudaMemcpyKind kind, CUstream on)
 {
 	CUdeviceptr addr = 0;
 	cudaError_t err = symbol_range(symbol, count, offset, kind,
 				       cudaMemcpyHostToDevice, &addr);
 
 	if (err == cudaSuccess)
-		err = rt_error(copy((void *)(uintptr_t)addr, src, count, kind));
+		err = rt_error(copy((void *)(uintptr_t)addr, src, count, kind,
+				    on));
+	return rt_return(err);
+}
+
+CUDART_EXPORT cudaError_t cudaMemcpyToSymbol(const void *symbol,
+					     const void *src, size_t count,
+					     size_t offset,
+					     enum cudaMemcpyKind kind)
+{
+	return rt_memcpy_to_symbol_on(symbol, src, count, offset, kind,
+				      CU_STREAM_LEGACY);
+}
+
+cudaError_t rt_memcpy_from_symbol_on(void *dst, const void *symbol,
+				     size_t count, size_t offset,
+				     enum cudaMemcpyKind kind, CUstream on)
+{
+	CUdeviceptr addr = 0;
+	cudaError_t err = symbol_range(symbol, count, offset, kind,
+				       cudaMemcpyDeviceToHost, &addr);
+
+	if (err == cudaSuccess)
+		err = rt_error(copy(dst, (void *)(uintptr_t)addr, count, kind,
+				    on));
 	return rt_return(err);
 }
 
@@ -239,13 +273,8 @@ CUDART_EXPORT cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol,
 					       size_t count, size_t offset,
 					       enum cudaMemcpyKind kind)
 {
-	CUdeviceptr addr = 0;
-	cudaError_t err = symbol_range(symbol, count, offset, kind,
-				       cudaMemcpyDeviceToHost, &addr);
-
-	if (err == cudaSuccess)
-		err = rt_error(copy(dst, (void *)(uintptr_t)addr, count, kind));
-	return rt_return(err);
+	return rt_memcpy_from_symbol_on(dst, symbol, count, offset, kind,
+					CU_STREAM_LEGACY);
 }
 
 CUDART_EXPORT cudaError_t cudaHostRegister(void *ptr, size_t size,

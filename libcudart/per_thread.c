@@ -5,9 +5,10 @@
  * calls instead of each stream function. Stream 0 then means the calling
  * thread's per-thread stream (cudaStreamPerThread, which the driver makes
  * per thread, libcuda/stream_per_thread.c). The synchronous copies and
- * sets (_ptds) are their plain forms calling the driver's _ptds forms
- * (sync_call.h): work of the thread's per-thread stream, which follows
- * the legacy stream and no other.
+ * sets (_ptds) run their plain forms' code on the per-thread stream
+ * (the rt_*_on functions of sync_call.h, which call the driver's _ptds
+ * forms): work of the thread's per-thread stream, which follows the
+ * legacy stream and no other.
  */
 #include "rt.h"
 #include "sync_call.h"
@@ -17,53 +18,54 @@
 /* Declares NAME_SUFFIX with NAME's type. */
 #define SAME_AS(name, suffix) __typeof__(name) name##suffix
 
-__thread bool rt_sync_per_thread;
-
-/* Synchronous forms: the plain ones, on the per-thread stream. */
-#define PTDS(name, params, args)					\
+/* Synchronous forms: @on_fn, the plain form's code, on the per-thread
+ * stream. */
+#define PTDS(name, on_fn, params, args)					\
 	SAME_AS(name, _ptds);						\
 	CUDART_EXPORT cudaError_t name##_ptds params			\
 	{								\
-		bool was = rt_sync_per_thread;				\
-		cudaError_t err;					\
-									\
-		rt_sync_per_thread = true;				\
-		err = name args;					\
-		rt_sync_per_thread = was;				\
-		return err;						\
+		return on_fn args;					\
 	}
 
-PTDS(cudaMemcpy, (void *d, const void *s, size_t n, enum cudaMemcpyKind k),
-     (d, s, n, k))
-PTDS(cudaMemcpyToSymbol, (const void *sym, const void *s, size_t n, size_t off,
-			  enum cudaMemcpyKind k), (sym, s, n, off, k))
-PTDS(cudaMemcpyFromSymbol, (void *d, const void *sym, size_t n, size_t off,
-			    enum cudaMemcpyKind k), (d, sym, n, off, k))
-PTDS(cudaMemcpy2D, (void *d, size_t dp, const void *s, size_t sp, size_t w,
-		    size_t h, enum cudaMemcpyKind k), (d, dp, s, sp, w, h, k))
+#define ON_PT CU_STREAM_PER_THREAD
+
+PTDS(cudaMemcpy, rt_memcpy_on, (void *d, const void *s, size_t n,
+				enum cudaMemcpyKind k), (d, s, n, k, ON_PT))
+PTDS(cudaMemcpyToSymbol, rt_memcpy_to_symbol_on,
+     (const void *sym, const void *s, size_t n, size_t off,
+      enum cudaMemcpyKind k), (sym, s, n, off, k, ON_PT))
+PTDS(cudaMemcpyFromSymbol, rt_memcpy_from_symbol_on,
+     (void *d, const void *sym, size_t n, size_t off, enum cudaMemcpyKind k),
+     (d, sym, n, off, k, ON_PT))
+PTDS(cudaMemcpy2D, rt_memcpy_2d_on,
+     (void *d, size_t dp, const void *s, size_t sp, size_t w, size_t h,
+      enum cudaMemcpyKind k), (d, dp, s, sp, w, h, k, ON_PT))
 /* Deprecated, still exported: programs built before call them. */
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
-PTDS(cudaMemcpyToArray, (cudaArray_t a, size_t x, size_t y, const void *s,
-			 size_t n, enum cudaMemcpyKind k), (a, x, y, s, n, k))
+PTDS(cudaMemcpyToArray, rt_memcpy_to_array_on,
+     (cudaArray_t a, size_t x, size_t y, const void *s, size_t n,
+      enum cudaMemcpyKind k), (a, x, y, s, n, k, ON_PT))
 #pragma GCC diagnostic pop
-PTDS(cudaMemcpy2DToArray, (cudaArray_t a, size_t x, size_t y, const void *s,
-			   size_t sp, size_t w, size_t h, enum cudaMemcpyKind k),
-     (a, x, y, s, sp, w, h, k))
+PTDS(cudaMemcpy2DToArray, rt_memcpy_2d_to_array_on,
+     (cudaArray_t a, size_t x, size_t y, const void *s, size_t sp, size_t w,
+      size_t h, enum cudaMemcpyKind k), (a, x, y, s, sp, w, h, k, ON_PT))
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
-PTDS(cudaMemcpyFromArray, (void *d, cudaArray_const_t a, size_t x, size_t y,
-			   size_t n, enum cudaMemcpyKind k), (d, a, x, y, n, k))
+PTDS(cudaMemcpyFromArray, rt_memcpy_from_array_on,
+     (void *d, cudaArray_const_t a, size_t x, size_t y, size_t n,
+      enum cudaMemcpyKind k), (d, a, x, y, n, k, ON_PT))
 #pragma GCC diagnostic pop
-PTDS(cudaMemcpy2DFromArray, (void *d, size_t dp, cudaArray_const_t a, size_t x,
-			     size_t y, size_t w, size_t h,
-			     enum cudaMemcpyKind k), (d, dp, a, x, y, w, h, k))
-PTDS(cudaMemcpy3D, (const struct cudaMemcpy3DParms *p), (p))
-PTDS(cudaMemset, (void *d, int v, size_t n), (d, v, n))
-PTDS(cudaMemset2D, (void *d, size_t p, int v, size_t w, size_t h),
-     (d, p, v, w, h))
-PTDS(cudaMemset3D, (struct cudaPitchedPtr p, int v, struct cudaExtent e),
-     (p, v, e))
+PTDS(cudaMemcpy2DFromArray, rt_memcpy_2d_from_array_on,
+     (void *d, size_t dp, cudaArray_const_t a, size_t x, size_t y, size_t w,
+      size_t h, enum cudaMemcpyKind k), (d, dp, a, x, y, w, h, k, ON_PT))
+PTDS(cudaMemcpy3D, rt_memcpy_3d_on, (const struct cudaMemcpy3DParms *p),
+     (p, ON_PT))
+PTDS(cudaMemset, rt_memset_on, (void *d, int v, size_t n), (d, v, n, ON_PT))
+PTDS(cudaMemset2D, rt_memset_2d_on,
+     (void *d, size_t p, int v, size_t w, size_t h), (d, p, v, w, h, ON_PT))
+PTDS(cudaMemset3D, rt_memset_3d_on,
+     (struct cudaPitchedPtr p, int v, struct cudaExtent e), (p, v, e, ON_PT))
 
 /* Stream forms: stream 0 is the thread's per-thread stream. */
 #define PTSZ(name, params, args)					\

@@ -174,25 +174,21 @@ static void set_linear_side(CUmemorytype type, const void *ptr,
 		*device = (uintptr_t)ptr;
 }
 
+/* A synchronous copy, run as work of @on (sync_call.h). */
 static cudaError_t copy_array_2d(CUDA_MEMCPY2D *p, enum cudaMemcpyKind kind,
-				 cudaStream_t stream, int async)
+				 CUstream on)
 {
-	cudaError_t err = cudaSuccess;
-
 	RT_ENTER();
 	if ((unsigned int)kind > cudaMemcpyDefault)
-		err = cudaErrorInvalidMemcpyDirection;
-	if (err != cudaSuccess)
-		return rt_return(err);
-	return rt_return(rt_error(async ? cuMemcpy2DAsync(p, (CUstream)stream)
-					: RT_SYNC_CALL(cuMemcpy2D_v2, (p))));
+		return rt_return(cudaErrorInvalidMemcpyDirection);
+	return rt_return(rt_error(RT_SYNC_CALL(on, cuMemcpy2D_v2, (p))));
 }
 
-CUDART_EXPORT cudaError_t cudaMemcpy2DToArray(cudaArray_t dst, size_t w_offset,
-					      size_t h_offset, const void *src,
-					      size_t spitch, size_t width,
-					      size_t height,
-					      enum cudaMemcpyKind kind)
+cudaError_t rt_memcpy_2d_to_array_on(cudaArray_t dst, size_t w_offset,
+				     size_t h_offset, const void *src,
+				     size_t spitch, size_t width,
+				     size_t height, enum cudaMemcpyKind kind,
+				     CUstream on)
 {
 	CUDA_MEMCPY2D p;
 
@@ -206,15 +202,24 @@ CUDART_EXPORT cudaError_t cudaMemcpy2DToArray(cudaArray_t dst, size_t w_offset,
 	p.dstY = h_offset;
 	p.WidthInBytes = width;
 	p.Height = height;
-	return copy_array_2d(&p, kind, NULL, 0);
+	return copy_array_2d(&p, kind, on);
 }
 
-CUDART_EXPORT cudaError_t cudaMemcpy2DFromArray(void *dst, size_t dpitch,
-						cudaArray_const_t src,
-						size_t w_offset,
-						size_t h_offset, size_t width,
-						size_t height,
-						enum cudaMemcpyKind kind)
+CUDART_EXPORT cudaError_t cudaMemcpy2DToArray(cudaArray_t dst, size_t w_offset,
+					      size_t h_offset, const void *src,
+					      size_t spitch, size_t width,
+					      size_t height,
+					      enum cudaMemcpyKind kind)
+{
+	return rt_memcpy_2d_to_array_on(dst, w_offset, h_offset, src, spitch,
+					width, height, kind, CU_STREAM_LEGACY);
+}
+
+cudaError_t rt_memcpy_2d_from_array_on(void *dst, size_t dpitch,
+				       cudaArray_const_t src, size_t w_offset,
+				       size_t h_offset, size_t width,
+				       size_t height, enum cudaMemcpyKind kind,
+				       CUstream on)
 {
 	CUDA_MEMCPY2D p;
 
@@ -228,7 +233,19 @@ CUDART_EXPORT cudaError_t cudaMemcpy2DFromArray(void *dst, size_t dpitch,
 	p.dstPitch = dpitch;
 	p.WidthInBytes = width;
 	p.Height = height;
-	return copy_array_2d(&p, kind, NULL, 0);
+	return copy_array_2d(&p, kind, on);
+}
+
+CUDART_EXPORT cudaError_t cudaMemcpy2DFromArray(void *dst, size_t dpitch,
+						cudaArray_const_t src,
+						size_t w_offset,
+						size_t h_offset, size_t width,
+						size_t height,
+						enum cudaMemcpyKind kind)
+{
+	return rt_memcpy_2d_from_array_on(dst, dpitch, src, w_offset, h_offset,
+					  width, height, kind,
+					  CU_STREAM_LEGACY);
 }
 
 /*
@@ -238,7 +255,7 @@ CUDART_EXPORT cudaError_t cudaMemcpy2DFromArray(void *dst, size_t dpitch,
 static cudaError_t copy_linear_array(cudaArray_t array, size_t w_offset,
 				     size_t h_offset, void *host_side,
 				     size_t count, enum cudaMemcpyKind kind,
-				     int to_array)
+				     int to_array, CUstream on)
 {
 	CUDA_ARRAY3D_DESCRIPTOR d;
 	size_t row;
@@ -249,18 +266,29 @@ static cudaError_t copy_linear_array(cudaArray_t array, size_t w_offset,
 	/* Whole rows (and a first partial one) as a 2D copy of one row each. */
 	if (w_offset + count <= row) {
 		return to_array
-		       ? cudaMemcpy2DToArray(array, w_offset, h_offset, host_side,
-					     count, count, 1, kind)
-		       : cudaMemcpy2DFromArray(host_side, count, array, w_offset,
-					       h_offset, count, 1, kind);
+		       ? rt_memcpy_2d_to_array_on(array, w_offset, h_offset,
+						  host_side, count, count, 1,
+						  kind, on)
+		       : rt_memcpy_2d_from_array_on(host_side, count, array,
+						    w_offset, h_offset, count,
+						    1, kind, on);
 	}
 	if (w_offset || count % row)
 		return rt_return(cudaErrorInvalidValue);
 	return to_array
-	       ? cudaMemcpy2DToArray(array, 0, h_offset, host_side, row, row,
-				     count / row, kind)
-	       : cudaMemcpy2DFromArray(host_side, row, array, 0, h_offset, row,
-				       count / row, kind);
+	       ? rt_memcpy_2d_to_array_on(array, 0, h_offset, host_side, row,
+					  row, count / row, kind, on)
+	       : rt_memcpy_2d_from_array_on(host_side, row, array, 0, h_offset,
+					    row, count / row, kind, on);
+}
+
+cudaError_t rt_memcpy_to_array_on(cudaArray_t dst, size_t w_offset,
+				  size_t h_offset, const void *src,
+				  size_t count, enum cudaMemcpyKind kind,
+				  CUstream on)
+{
+	return copy_linear_array(dst, w_offset, h_offset, (void *)src, count,
+				 kind, 1, on);
 }
 
 CUDART_EXPORT cudaError_t cudaMemcpyToArray(cudaArray_t dst, size_t w_offset,
@@ -268,8 +296,17 @@ CUDART_EXPORT cudaError_t cudaMemcpyToArray(cudaArray_t dst, size_t w_offset,
 					    size_t count,
 					    enum cudaMemcpyKind kind)
 {
-	return copy_linear_array(dst, w_offset, h_offset, (void *)src, count,
-				 kind, 1);
+	return rt_memcpy_to_array_on(dst, w_offset, h_offset, src, count, kind,
+				     CU_STREAM_LEGACY);
+}
+
+cudaError_t rt_memcpy_from_array_on(void *dst, cudaArray_const_t src,
+				    size_t w_offset, size_t h_offset,
+				    size_t count, enum cudaMemcpyKind kind,
+				    CUstream on)
+{
+	return copy_linear_array((cudaArray_t)src, w_offset, h_offset, dst,
+				 count, kind, 0, on);
 }
 
 CUDART_EXPORT cudaError_t cudaMemcpyFromArray(void *dst, cudaArray_const_t src,
@@ -277,8 +314,8 @@ CUDART_EXPORT cudaError_t cudaMemcpyFromArray(void *dst, cudaArray_const_t src,
 					      size_t count,
 					      enum cudaMemcpyKind kind)
 {
-	return copy_linear_array((cudaArray_t)src, w_offset, h_offset, dst,
-				 count, kind, 0);
+	return rt_memcpy_from_array_on(dst, src, w_offset, h_offset, count,
+				       kind, CU_STREAM_LEGACY);
 }
 
 CUDART_EXPORT cudaError_t cudaGetChannelDesc(struct cudaChannelFormatDesc *desc,

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Functions PTX programs call without defining: the CUDA device runtime's
- * vprintf, __assertfail, malloc, free and cudaGraphSetConditional, run
- * natively by the interpreter (the JIT leaves kernels with calls to it).
+ * vprintf, __assertfail, malloc, free and cudaGraphSetConditional, and
+ * vcuda's __vcuda_cg_not_cooperative (devrt_cg.c), run natively by the
+ * interpreter (the JIT leaves kernels with calls to it).
  */
 #ifndef VCUDA_PTX_BUILTIN_H
 #define VCUDA_PTX_BUILTIN_H

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * Builtin device functions in the interpreter: calls of vprintf, malloc
- * and free (run by the run-time helpers of rt_builtin.c, in lane order)
- * and __assertfail (an assertion fault with CUDA's message).
+ * and free (run by the run-time helpers of rt_builtin.c, in lane order),
+ * __assertfail (an assertion fault with CUDA's message) and the fault of
+ * grid sync outside a cooperative launch (devrt_cg.c).
  */
 #include "builtin.h"
 
@@ -121,6 +122,21 @@ static const struct xinsn *x_graph_set_conditional(struct warp *w,
 	return ip + 1;
 }
 
+/* ---- grid sync outside a cooperative launch (devrt_cg.c) ---- */
+
+static const struct xinsn *x_cg_not_cooperative(struct warp *w,
+						const struct xinsn *ip)
+{
+	uint32_t m = xmask(w, ip);
+	if (!m)
+		return ip + 1;
+	return xfault(w, ip, PTX_FAULT_TRAP, (uint32_t)__builtin_ctz(m), 0,
+		      "grid sync in a launch that is not cooperative (launch "
+		      "with cuLaunchCooperativeKernel, "
+		      "cudaLaunchCooperativeKernel or the cooperative launch "
+		      "attribute)");
+}
+
 /* ---- lowering ---- */
 
 bool lower_builtin_arg(struct lower_ctx *c, const struct ir_operand *o,
@@ -167,6 +183,8 @@ bool lower_builtin_call(struct lower_ctx *c, const struct ir_insn *in,
 		     !strcmp(fn->name, "free")         ? x_free :
 		     !strcmp(fn->name, "cudaGraphSetConditional") ?
 			x_graph_set_conditional :
+		     !strcmp(fn->name, "__vcuda_cg_not_cooperative") ?
+			x_cg_not_cooperative :
 							 NULL;
 	if (!h && is_device_runtime(fn->name))
 		return lower_unsupported(c, "device runtime function");

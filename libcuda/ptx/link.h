@@ -16,4 +16,11 @@
  */
 int ptx_link(struct ptx_program *prog, struct msgbuf *log);
 
+/*
+ * Adds vcuda's definitions of the device runtime's cooperative-groups
+ * functions (cudaCG*, devrt_cg.c) as a module of @prog when one of its
+ * modules declares one without defining it; before ptx_link.
+ */
+int devrt_cg_add(struct ptx_program *prog, struct msgbuf *log);
+
 #endif

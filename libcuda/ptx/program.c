@@ -184,6 +184,8 @@ enum ptx_status ptx_program_build(const struct ptx_source *sources,
 	if (!prog)
 		return PTX_ERR_NO_MEMORY;
 	int st = parse_sources(prog, sources, count, &m);
+	if (st == PTX_OK)
+		st = devrt_cg_add(prog, &m);
 	if (st == PTX_OK) {
 		m.len = strnlen(m.buf ? m.buf : "", m.cap);
 		st = ptx_link(prog, &m);

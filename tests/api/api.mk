@@ -79,6 +79,11 @@ $(B)/tests/api/stream_priority_api: $(TOP)/tests/api/stream_priority_api.c $(LIB
 	@mkdir -p $(@D)
 	$(call quiet,CC,$@)$(CC) $(USER_CFLAGS) -o $@ $< -L$(B)/lib -lcuda
 
+API_TESTS += $(B)/tests/api/stream_owner_api
+$(B)/tests/api/stream_owner_api: $(TOP)/tests/api/stream_owner_api.c $(LIBCUDA)
+	@mkdir -p $(@D)
+	$(call quiet,CC,$@)$(CC) $(USER_CFLAGS) -o $@ $< -L$(B)/lib -lcuda
+
 # The CUDA tests, built twice: as nvcc builds by default (NVIDIA's static
 # runtime, build/tests/api/) and against our libcudart (build/tests/api-shared/).
 API_CU_TESTS := runtime_api stream_api limits_api memory_api legacy_api \
