@@ -27,7 +27,12 @@ static CUresult stream_owner(CUstream handle, struct CUctx_st **ctx)
 	if (res != CUDA_SUCCESS)
 		return res;
 	if (!is_special(handle)) {
-		*ctx = handle->ctx;
+		/* held while read: a concurrent cuStreamDestroy frees nothing
+		 * under us (stream_hold, whose context the handle names) */
+		struct CUstream_st *s = stream_get(handle);
+
+		*ctx = s->ctx;
+		stream_put(s);
 		return CUDA_SUCCESS;
 	}
 	*ctx = ctx_current();

@@ -17,7 +17,8 @@
  * kernels run on the interpreter, which switches warps in spin loops.
  *
  * As libcudadevrt's own code does, a null handle makes a function return
- * cudaErrorUnknown (999) without doing anything. Bit 0 of the
+ * cudaErrorUnknown (999) without synchronizing; cudaCGGetSize and
+ * cudaCGGetRank then report 0. Bit 0 of the
  * synchronize flags means that one thread per CTA calls, its CTA already
  * synchronized (cudaCGSynchronizeGrid's own call). Grid sync in a launch
  * that is not cooperative faults (__vcuda_cg_not_cooperative, a builtin

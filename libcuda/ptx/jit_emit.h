@@ -67,6 +67,18 @@ struct emit {
 	struct ir_shapes *shapes;	/* registers across a group's lanes */
 };
 
+/* Scalar i32 and i64 constants, the vector form's lane indices and
+ * offsets. */
+static inline LLVMValueRef s32(struct emit *e, uint64_t v)
+{
+	return LLVMConstInt(e->scalar[3], v, false);
+}
+
+static inline LLVMValueRef s64(struct emit *e, uint64_t v)
+{
+	return LLVMConstInt(e->scalar[4], v, false);
+}
+
 /* Vector width of the vector form: lanes of one group of threads. */
 #define JIT_LANES 8
 

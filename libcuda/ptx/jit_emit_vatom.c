@@ -19,11 +19,6 @@
 
 #define B (e->b)
 
-static LLVMValueRef s32(struct emit *e, uint64_t v)
-{
-	return LLVMConstInt(e->scalar[3], v, false);
-}
-
 /* Every lane's offset (<W x i64>) lies in the shared window, aligned to
  * @size: jit_in_window()'s rotate, lane by lane, then one test. */
 static LLVMValueRef all_in_window(struct emit *e, LLVMValueRef off,

@@ -33,16 +33,6 @@
 
 #define B (e->b)
 
-static LLVMValueRef s32(struct emit *e, uint64_t v)
-{
-	return LLVMConstInt(e->scalar[3], v, false);
-}
-
-static LLVMValueRef s64(struct emit *e, uint64_t v)
-{
-	return LLVMConstInt(e->scalar[4], v, false);
-}
-
 /* <0, 1, .., W-1> */
 static LLVMValueRef lane_ids(struct emit *e)
 {

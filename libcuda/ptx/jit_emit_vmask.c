@@ -30,11 +30,6 @@
  * next to the piece. */
 #define VMASK_MAX_INSNS 16
 
-static LLVMValueRef s32(struct emit *e, uint64_t v)
-{
-	return LLVMConstInt(e->scalar[3], v, false);
-}
-
 static LLVMValueRef any_of(struct emit *e, LLVMValueRef v)
 {
 	LLVMTypeRef t = LLVMTypeOf(v);

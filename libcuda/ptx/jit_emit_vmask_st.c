@@ -19,11 +19,6 @@
 
 #define B (e->b)
 
-static LLVMValueRef s32(struct emit *e, uint64_t v)
-{
-	return LLVMConstInt(e->scalar[3], v, false);
-}
-
 bool jit_vmask_store_fits(struct emit *e, const struct ir_insn *in)
 {
 	unsigned t = in->ntypes ? in->types[0] : PTX_T_NONE;

@@ -25,16 +25,6 @@
 
 #define B (e->b)
 
-static LLVMValueRef s32(struct emit *e, uint64_t v)
-{
-	return LLVMConstInt(e->scalar[3], v, false);
-}
-
-static LLVMValueRef s64(struct emit *e, uint64_t v)
-{
-	return LLVMConstInt(e->scalar[4], v, false);
-}
-
 static LLVMValueRef all_of(struct emit *e, LLVMValueRef v)
 {
 	LLVMTypeRef t = LLVMTypeOf(v);
@@ -463,7 +453,7 @@ static bool vec_ld_st(struct emit *e, const struct ir_insn *in)
 		return false;
 	if (v.kind == MK_PARAM)
 		return param_load(e, &v, &in->opnd[1]);
-	if (v.kind == MK_GLOBAL && !v.st)
+	if (v.kind == MK_GLOBAL && !v.st && !v.vol)
 		jit_vec_prefetch(e, in, LLVMBuildExtractElement(B, v.off,
 								s32(e, 0), ""));
 	return access_paths(e, &v);

@@ -11,8 +11,8 @@
  * in one set of the L1 and L2 caches, so each load waits on the L3 or
  * on memory. Each load site therefore remembers lane 0's address of
  * its previous run and prefetches as far ahead again, times
- * PREFETCH_AHEAD. A prefetch never faults, so a wrong guess (the first
- * run, a new group) costs only the instruction. Only sites in a loop do
+ * PREFETCH_AHEAD (none on its first run). A prefetch never faults, so
+ * a wrong guess (a new group) costs only the instruction. Only sites in a loop do
  * it: elsewhere a site runs once a group, consecutive groups read
  * consecutive memory, which the CPU's prefetchers follow (scan lost 7%
  * to the extra instructions).
@@ -61,8 +61,12 @@ void jit_vec_prefetch(struct emit *e, const struct ir_insn *in,
 		return;
 	LLVMTypeRef i64 = e->scalar[4], i32 = e->scalar[3];
 	LLVMValueRef slot = last_address_slot(e);
-	LLVMValueRef step = LLVMBuildSub(B, lane0,
-					 LLVMBuildLoad2(B, i64, slot, ""), "");
+	LLVMValueRef last = LLVMBuildLoad2(B, i64, slot, "");
+	LLVMValueRef zero = LLVMConstInt(i64, 0, false);
+	/* no step before a first run: no prefetch at 7 x lane 0's address */
+	LLVMValueRef step = LLVMBuildSelect(
+		B, LLVMBuildICmp(B, LLVMIntEQ, last, zero, ""), zero,
+		LLVMBuildSub(B, lane0, last, ""), "");
 	LLVMBuildStore(B, lane0, slot);
 	LLVMValueRef ahead = LLVMBuildAdd(
 		B, lane0,

@@ -33,16 +33,6 @@
 /* |stride| kept small enough that W * stride cannot overflow */
 #define STRIDE_MAX ((int64_t)1 << 40)
 
-static LLVMValueRef s32(struct emit *e, uint64_t v)
-{
-	return LLVMConstInt(e->scalar[3], v, false);
-}
-
-static LLVMValueRef s64(struct emit *e, uint64_t v)
-{
-	return LLVMConstInt(e->scalar[4], v, false);
-}
-
 bool jit_vstride_fits(const struct vaccess *v, int64_t stride)
 {
 	int64_t unit = (int64_t)(v->size * v->n);

@@ -540,13 +540,36 @@ static bool sorts_own_words(unsigned op)
 	}
 }
 
-/* The AVX2 builds of the families ptx.mk builds twice, where the host
- * has AVX2. */
+/*
+ * Whether to use the AVX2 builds of the families ptx.mk builds twice
+ * (PTX_AVX2_BUILD: it made them): where the host has AVX2, unless
+ * VCUDA_INTERP_NO_AVX2=1 asks for the baseline builds (run-unit-tests
+ * runs test_exec so, as a host without AVX2 would). Decided once.
+ */
+static bool use_avx2(void)
+{
+#ifdef PTX_AVX2_BUILD
+	static int decided;	/* 0: not yet, 1: no, 2: yes */
+	int d = __atomic_load_n(&decided, __ATOMIC_RELAXED);
+
+	if (!d) {
+		const char *off = getenv("VCUDA_INTERP_NO_AVX2");
+
+		__builtin_cpu_init();
+		d = __builtin_cpu_supports("avx2") && !(off && *off == '1') ?
+			2 : 1;
+		__atomic_store_n(&decided, d, __ATOMIC_RELAXED);
+	}
+	return d == 2;
+#else
+	return false;
+#endif
+}
+
 static lower_fn for_host(lower_fn fn)
 {
-#if defined(__x86_64__)
-	__builtin_cpu_init();	/* safe to repeat */
-	if (!__builtin_cpu_supports("avx2"))
+#ifdef PTX_AVX2_BUILD
+	if (!use_avx2())
 		return fn;
 	if (fn == lower_int)
 		return lower_int_avx2;

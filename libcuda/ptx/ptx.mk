@@ -24,7 +24,7 @@ PTX_VEC_CFLAGS := -fvect-cost-model=dynamic
 
 $(B)/libcuda/ptx/%.o: $(PTX_DIR)/%.c $(wildcard $(PTX_DIR)/*.h) | $(B)/libcuda/ptx/
 	$(call quiet,CC,$@)$(CC) $(USER_CFLAGS) $(PTX_FENV_CFLAGS) $(PTX_VEC_CFLAGS) \
-		$(PTX_LLVM_CFLAGS) -c $< -o $@
+		$(PTX_TWICE_CFLAGS) $(PTX_LLVM_CFLAGS) -c $< -o $@
 
 # The integer, move, compare, memory and float handlers are built twice on
 # x86-64: for the baseline and with AVX2 (their lane loops twice as
@@ -33,6 +33,8 @@ $(B)/libcuda/ptx/%.o: $(PTX_DIR)/%.c $(wildcard $(PTX_DIR)/*.h) | $(B)/libcuda/p
 PTX_WIDE := $(if $(filter x86_64%,$(shell $(CC) -dumpmachine)),\
 	exec_int exec_mov exec_cmp exec_mem exec_float)
 PTX_AVX2_CFLAGS := -mavx2 -ffp-contract=off -DPTX_AVX2
+# what tells lower.c the second builds are there (the one condition)
+PTX_TWICE_CFLAGS := $(if $(PTX_WIDE),-DPTX_AVX2_BUILD)
 PTX_OBJS += $(patsubst %,$(B)/libcuda/ptx/%.avx2.o,$(PTX_WIDE))
 
 $(B)/libcuda/ptx/%.avx2.o: $(PTX_DIR)/%.c $(wildcard $(PTX_DIR)/*.h) | \

@@ -29,7 +29,7 @@ $(FUZZ_OUT)/ $(FUZZ_OUT)/ptx/:
 
 $(FUZZ_OUT)/ptx/%.o: $(PTX_DIR)/%.c $(wildcard $(PTX_DIR)/*.h) | \
 		$(FUZZ_OUT)/ptx/
-	$(call quiet,CC,$@)$(CC) $(FUZZ_CFLAGS) -c $< -o $@
+	$(call quiet,CC,$@)$(CC) $(FUZZ_CFLAGS) $(PTX_TWICE_CFLAGS) -c $< -o $@
 
 $(FUZZ_OUT)/ptx/%.avx2.o: $(PTX_DIR)/%.c $(wildcard $(PTX_DIR)/*.h) | \
 		$(FUZZ_OUT)/ptx/

@@ -44,13 +44,18 @@ unit-tests: $(UNIT_TESTS)
 
 # Every test on the JIT (VCUDA_EXECUTOR=jit: each launch waits for its
 # kernel's compile, so that every kernel the JIT compiles runs compiled),
-# then on the interpreter, the reference.
+# then on the interpreter, the reference; test_exec once more on the
+# interpreter's baseline handlers, which an x86-64 host with AVX2 (ptx.mk)
+# would otherwise never run.
 run-unit-tests: $(UNIT_TESTS)
 	@fail=0; for t in $(UNIT_TESTS); do \
 		echo "== $$t (VCUDA_EXECUTOR=jit)"; \
 		VCUDA_EXECUTOR=jit $$t || fail=1; \
 		echo "== $$t (VCUDA_EXECUTOR=interp)"; \
-		VCUDA_EXECUTOR=interp $$t || fail=1; done; exit $$fail
+		VCUDA_EXECUTOR=interp $$t || fail=1; done; \
+	echo "== test_exec (VCUDA_EXECUTOR=interp VCUDA_INTERP_NO_AVX2=1)"; \
+	VCUDA_EXECUTOR=interp VCUDA_INTERP_NO_AVX2=1 $(UNIT_OUT)/test_exec || \
+		fail=1; exit $$fail
 
 ALL_TARGETS += $(UNIT_TESTS)
 include $(TOP)/tests/ptx/gpu/gpu.mk
