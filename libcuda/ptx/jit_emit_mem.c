@@ -32,11 +32,16 @@ static unsigned log2_of(unsigned size)
 LLVMValueRef jit_in_window(struct emit *e, LLVMValueRef d, LLVMValueRef len,
 			   unsigned size)
 {
-	LLVMValueRef k = c64(e, log2_of(size));
+	LLVMTypeRef t = LLVMTypeOf(d);	/* i64, or <W x i64>: each lane */
+	unsigned shift = log2_of(size);
+	LLVMValueRef k = jit_cint(t, shift);
 	LLVMValueRef args[3] = { d, d, k };
-	LLVMValueRef rot = jit_intrinsic(e, "llvm.fshr", &e->i64, 1, args, 3);
-	return LLVMBuildICmp(B, LLVMIntULT, rot, LLVMBuildLShr(B, len, k, ""),
-			     "");
+	LLVMValueRef rot = jit_intrinsic(e, "llvm.fshr", &t, 1, args, 3);
+	LLVMValueRef units = LLVMBuildLShr(
+		B, len, LLVMConstInt(LLVMTypeOf(len), shift, false), "");
+	if (LLVMGetTypeKind(t) == LLVMVectorTypeKind)
+		units = jit_splat(e, units);
+	return LLVMBuildICmp(B, LLVMIntULT, rot, units, "");
 }
 
 /* The site's cached range, in SSA between slow paths. */

@@ -24,16 +24,7 @@
 static LLVMValueRef all_in_window(struct emit *e, LLVMValueRef off,
 				  unsigned size)
 {
-	LLVMTypeRef vt = LLVMTypeOf(off);
-	unsigned shift = size == 8 ? 3 : 2;
-	LLVMValueRef k = jit_cint(vt, shift);
-	LLVMValueRef args[3] = { off, off, k };
-	LLVMValueRef rot = jit_intrinsic(e, "llvm.fshr", &vt, 1, args, 3);
-	LLVMValueRef words = LLVMBuildLShr(
-		B, e->shared_size, LLVMConstInt(e->scalar[4], shift, false),
-		"");
-	LLVMValueRef in = LLVMBuildICmp(B, LLVMIntULT, rot,
-					jit_splat(e, words), "");
+	LLVMValueRef in = jit_in_window(e, off, e->shared_size, size);
 	LLVMTypeRef it = LLVMTypeOf(in);
 	return jit_intrinsic(e, "llvm.vector.reduce.and", &it, 1, &in, 1);
 }

@@ -40,17 +40,8 @@ static LLVMValueRef active_fine(struct emit *e, struct vaccess *v)
 		lo = LLVMBuildLoad2(B, e->scalar[4], v->site.lo_slot, "");
 		len = LLVMBuildLoad2(B, e->scalar[4], v->site.len_slot, "");
 	}
-	/* jit_in_window, lane by lane: rotating d right by log2(size)
-	 * divides an aligned d and sends a misaligned one past any
-	 * len / size */
-	unsigned k = (unsigned)__builtin_ctz(v->size);
 	LLVMValueRef d = LLVMBuildSub(B, v->off, jit_splat(e, lo), "");
-	LLVMValueRef args[3] = { d, d, jit_cint(e->i64, k) };
-	LLVMValueRef rot = jit_intrinsic(e, "llvm.fshr", &e->i64, 1, args, 3);
-	LLVMValueRef units = LLVMBuildLShr(
-		B, len, LLVMConstInt(e->scalar[4], k, false), "");
-	LLVMValueRef fine = LLVMBuildICmp(B, LLVMIntULT, rot,
-					  jit_splat(e, units), "");
+	LLVMValueRef fine = jit_in_window(e, d, len, v->size);
 	fine = LLVMBuildOr(B, fine, LLVMBuildNot(B, e->mask, ""), "");
 	LLVMTypeRef t = LLVMTypeOf(fine);
 	return jit_intrinsic(e, "llvm.vector.reduce.and", &t, 1, &fine, 1);
