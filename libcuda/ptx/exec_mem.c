@@ -863,6 +863,7 @@ static void note_lane_stride(struct lower_ctx *c,
 		return;
 	x->strided = true;
 	x->lane_stride = (int32_t)stride;
+	ik(c->kernel)->stats.strided++;
 }
 
 static bool lower_ldst(struct lower_ctx *c, const struct ir_insn *in,

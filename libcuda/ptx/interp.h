@@ -153,6 +153,20 @@ struct xfunc {
 	uint32_t id;		/* index in its kernel's function table */
 };
 
+/*
+ * What the lowering chose for the fast paths of a kernel's accesses,
+ * counted as it lowered them: for tests to see that a fast path was
+ * taken, not only that results agree (the slow paths give the same).
+ * Free at run time; a strided access still takes the general path in
+ * launches whose warps are not rows (cta.warp_rows).
+ */
+struct interp_stats {
+	uint32_t strided;	/* global/shared accesses marked strided */
+	uint32_t row_loads;	/* shared loads in a chain (lower_rows.c) */
+	uint32_t row_reuses;	/* of them, loads reusing a head's shapes */
+	uint32_t avx2;		/* instructions lowered by the AVX2 builds */
+};
+
 /* The interpreter's code of one kernel (ptx_kernel.interp). */
 struct interp_kernel {
 	struct xfunc **funcs;		/* by program function id, lazily */
@@ -167,6 +181,7 @@ struct interp_kernel {
 	/* byte ranges of the entry's frame a warp's start zeroes */
 	struct zero_range *zero;
 	uint32_t nzero;
+	struct interp_stats stats;
 };
 
 struct zero_range {

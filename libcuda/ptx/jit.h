@@ -74,6 +74,29 @@ struct jit_cta {
  * thread faulted (the fault is recorded). */
 typedef int32_t (*jit_entry_fn)(struct jit_cta *cta, int32_t region);
 
+/*
+ * Which paths the code generator chose, counted site by site while it
+ * emitted the vector form: for tests to see that a fast path was taken,
+ * not only that results agree (the slow paths give the same). Counted
+ * at compile time, so free at run time; a site's inline path may still
+ * fall back to its lane-by-lane one when its check fails. Not kept in
+ * the disk cache: code read from there has counted false.
+ */
+struct jit_stats {
+	bool counted;		/* compiled in this process */
+	bool vector;		/* the kernel has a vector form */
+	/* ld/st sites of the vector form, by the path emitted for them */
+	uint16_t contiguous;	/* one vector access (jit_vmem_ends_ok) */
+	uint16_t uniform;	/* one scalar access for the group */
+	uint16_t stride_span;	/* strided: the span as one vector */
+	uint16_t stride_gather;	/* strided: a gather or a scatter */
+	uint16_t by_shape;	/* paths picked by comparing addresses */
+	uint16_t lanes_only;	/* lane by lane, no inline path */
+	uint16_t masked_store;	/* stores under a lane mask, one scatter */
+	uint16_t shared_atom;	/* shared atomics, checked once a group */
+	uint16_t prefetch;	/* global loads in loops that prefetch */
+};
+
 /* Loaded code, shared by the kernels whose keys are equal (jit_engine.c). */
 struct jit_code;
 
@@ -85,6 +108,7 @@ struct jit_kernel {
 	double compile_s;	/* seconds it took to have the code */
 	bool from_disk;		/* read from the disk cache, not compiled */
 	uint64_t *globals;	/* for jit_cta.globals */
+	struct jit_stats stats;	/* of its code */
 };
 
 /* ---- jit_emit.c ---- */

@@ -1018,6 +1018,9 @@ static LLVMValueRef try_vector(struct emit *e, const char *name, char *why,
 	e->in = NULL;
 	e->nresume = 0;
 	e->vector = vfn != NULL;
+	if (!vfn)	/* counts of a vector form that was dropped */
+		e->stats = (struct jit_stats){ 0 };
+	e->stats.vector = e->vector;
 	jit_lanes(e, 0);
 	return vfn;
 }
@@ -1089,5 +1092,7 @@ bool jit_emit_kernel(const struct ptx_kernel *k, LLVMModuleRef mod,
 	jit_slots_free(e.slots);
 	jk->nregs = e.save_stride;
 	jk->nsites = e.nsites;
+	jk->stats = e.stats;
+	jk->stats.counted = ok;
 	return ok;
 }

@@ -65,6 +65,7 @@ struct emit {
 	LLVMValueRef mask;
 	LLVMBasicBlockRef *dresume;	/* scalar entry before insn i */
 	struct ir_shapes *shapes;	/* registers across a group's lanes */
+	struct jit_stats stats;		/* the vector form's paths, counted */
 };
 
 /* Scalar i32 and i64 constants, the vector form's lane indices and

@@ -63,6 +63,7 @@ bool jit_vec_shared_atom(struct emit *e, const struct ir_insn *in,
 	*done = jit_new_block(e, "vsatomed");
 	LLVMBuildCondBr(B, all_in_window(e, off, f->size), fast, slow);
 	LLVMPositionBuilderAtEnd(B, fast);
+	e->stats.shared_atom++;
 	LLVMValueRef olds = each_lane(e, in, f, off, b, c, it);
 	if (!f->red && !jit_set_bits(e, &in->opnd[0], olds, false))
 		return false;

@@ -81,6 +81,7 @@ bool jit_vmask_store(struct emit *e, const struct ir_insn *in)
 	LLVMBasicBlockRef lanes = jit_new_block(e, "vmstlanes");
 	LLVMBuildCondBr(B, active_fine(e, &v), go, lanes);
 	LLVMPositionBuilderAtEnd(B, go);
+	e->stats.masked_store++;
 	scatter(e, &v);
 	LLVMBuildBr(B, v.join);
 	LLVMPositionBuilderAtEnd(B, lanes);

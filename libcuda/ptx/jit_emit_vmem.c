@@ -322,6 +322,7 @@ static int static_paths(struct emit *e, struct vaccess *v)
 	v->join = jit_new_block(e, "vjoin");
 	v->lane0 = LLVMBuildExtractElement(B, v->off, s32(e, 0), "");
 	if (sh.kind == SHAPE_UNIFORM) {
+		e->stats.uniform++;
 		if (!(v->st ? uniform_store(e, v) : uniform_load(e, v)))
 			return 0;
 		LLVMPositionBuilderAtEnd(B, v->join);
@@ -330,10 +331,12 @@ static int static_paths(struct emit *e, struct vaccess *v)
 	LLVMBasicBlockRef lanes = jit_new_block(e, "vlanes");
 	bool ok;
 	if (sh.stride == (int64_t)(v->size * v->n)) {
+		e->stats.contiguous++;
 		ok = contiguous(e, v, lanes);
 	} else if (jit_vstride_fits(v, sh.stride)) {
 		ok = jit_vstride_emit(e, v, sh.stride, lanes);
 	} else {
+		e->stats.lanes_only++;
 		LLVMBuildBr(B, lanes);
 		ok = true;
 	}
@@ -350,6 +353,7 @@ static bool access_paths(struct emit *e, struct vaccess *v)
 	int known = static_paths(e, v);
 	if (known >= 0)
 		return known;
+	e->stats.by_shape++;
 	LLVMBasicBlockRef lanes = jit_new_block(e, "vlanes");
 	v->join = jit_new_block(e, "vjoin");
 	v->lane0 = LLVMBuildExtractElement(B, v->off, s32(e, 0), "");

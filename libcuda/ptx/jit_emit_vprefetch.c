@@ -59,6 +59,7 @@ void jit_vec_prefetch(struct emit *e, const struct ir_insn *in,
 {
 	if (!in_loop(e->f, in))	/* runs once a group: nothing to learn */
 		return;
+	e->stats.prefetch++;
 	LLVMTypeRef i64 = e->scalar[4], i32 = e->scalar[3];
 	LLVMValueRef slot = last_address_slot(e);
 	LLVMValueRef last = LLVMBuildLoad2(B, i64, slot, "");

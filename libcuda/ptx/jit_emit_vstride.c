@@ -161,6 +161,10 @@ bool jit_vstride_emit(struct emit *e, struct vaccess *v, int64_t stride,
 	LLVMBuildCondBr(B, jit_vmem_ends_ok(e, v, last), go, slow);
 	LLVMPositionBuilderAtEnd(B, go);
 	bool ok = true;
+	if (span)
+		e->stats.stride_span++;
+	else
+		e->stats.stride_gather++;
 	if (span && v->st)
 		span_store(e, v, stride);
 	else if (span)

@@ -265,6 +265,7 @@ struct jit_code {
 	LLVMOrcResourceTrackerRef tracker;
 	jit_entry_fn entry;
 	uint32_t nregs, nsites;
+	struct jit_stats stats;	/* none (counted false) when from disk */
 	uint32_t refs;
 	struct jit_code *next;
 };
@@ -395,6 +396,7 @@ static LLVMMemoryBufferRef compile_object(struct ptx_kernel *k,
 	LLVMDisposeTargetMachine(tm);
 	c->nregs = emitted.nregs;
 	c->nsites = emitted.nsites;
+	c->stats = emitted.stats;
 	return obj;
 }
 
@@ -482,6 +484,7 @@ static bool get_code(struct ptx_kernel *k, struct jit_kernel *jk, char *why,
 	jk->entry = c->entry;
 	jk->nregs = c->nregs;
 	jk->nsites = c->nsites;
+	jk->stats = c->stats;
 	return true;
 }
 

@@ -595,7 +595,10 @@ static bool lower_insn(struct lower_ctx *c, const struct ir_insn *in)
 	lower_fn fn = family(in);
 	if (!fn)
 		return lower_unsupported(c, NULL);
-	return for_host(fn)(c, in);
+	lower_fn host = for_host(fn);
+	if (host != fn)
+		ik(c->kernel)->stats.avx2++;
+	return host(c, in);
 }
 
 /* ---- branches ---- */

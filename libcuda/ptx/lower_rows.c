@@ -55,9 +55,11 @@ void lower_rows_load(struct lower_ctx *c, const struct ir_insn *in,
 {
 	uint32_t pick = 0;
 	c->rows_clock++;
+	ik(c->kernel)->stats.row_loads++;
 	for (uint32_t s = 0; s < ROW_SLOTS; s++) {
 		struct row_chain *r = &c->rows[s];
 		if (r->tag && r->reg == reg && r->size == size) {
+			ik(c->kernel)->stats.row_reuses++;
 			r->last_use = c->rows_clock;
 			x->row_slot = (uint8_t)s;
 			x->row_tag = r->tag;

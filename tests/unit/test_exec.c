@@ -7,6 +7,7 @@
  * several worker threads, and throughput on arithmetic loops.
  */
 #include "harness.h"
+#include "interp.h"
 #include "ref_ops.h"
 #include "tap.h"
 
@@ -998,6 +999,53 @@ static bool strided_fault(struct ptx_program *p, const void **args,
 	return false;
 }
 
+/* The strided values of st's mode 0 with blocks of @n x @rows threads
+ * over @in (@out; each row writes the same). */
+static bool strided_values(struct ptx_program *p, const uint32_t *in,
+			   uint32_t *out, uint32_t n, uint32_t rows)
+{
+	uint32_t mode = 0;
+	const void *args[] = { &in, &out, &mode };
+	struct launch_cfg cfg = { .grid = { 1 }, .block = { n, rows, 1 } };
+	bool ok = run_ok(p, "st", &cfg, args);
+	for (uint32_t i = 0; ok && i < n; i++) {
+		uint32_t first = i < 20 ? in[2 * i + 1] : 7;
+		uint32_t want = first + in[3] + in[(int32_t)(31 - i)] * 1000;
+		if (out[i] != want) {
+			tap_diag("%u threads, lane %u: %u, not %u", n, i, out[i],
+				 want);
+			ok = false;
+		}
+	}
+	return ok;
+}
+
+/* Whether the lowering used the AVX2 handlers, as lower.c decides. */
+static bool expect_avx2(void)
+{
+#if defined(__x86_64__)
+	const char *off = getenv("VCUDA_INTERP_NO_AVX2");
+	return __builtin_cpu_supports("avx2") && !(off && *off == '1');
+#else
+	return false;
+#endif
+}
+
+/* The lowering marked all ten of st's accesses strided (the counts of
+ * interp_stats): results alone cannot show it, the general path gives
+ * the same. */
+static bool strided_lowered(const struct ptx_program *p)
+{
+	const struct ptx_kernel *k = ptx_program_kernel(p, "st");
+	const struct interp_stats *s = k && k->interp ? &k->interp->stats :
+						       NULL;
+	bool ok = s && s->strided == 10 && (s->avx2 > 0) == expect_avx2();
+	if (s && !ok)
+		tap_diag("st: %u accesses strided, %u AVX2 instructions",
+			 s->strided, s->avx2);
+	return ok;
+}
+
 static bool test_strided_lanes(void)
 {
 	const char *texts[] = { strided_text }, *names[] = { "strided.ptx" };
@@ -1007,18 +1055,9 @@ static bool test_strided_lanes(void)
 	uint32_t *in = test_alloc(512), *out = test_alloc(256);
 	uint32_t *small = test_alloc(40), mode = 0;
 	const void *args[] = { &in, &out, &mode };
-	struct launch_cfg cfg = cfg_1d(1, 32);
 	for (uint32_t i = 0; i < 128; i++)
 		in[i] = i * 3 + 1;
-	ok = ok && run_ok(p, "st", &cfg, args);
-	for (uint32_t i = 0; ok && i < 32; i++) {
-		uint32_t first = i < 20 ? in[2 * i + 1] : 7;
-		uint32_t want = first + in[3] + in[31 - i] * 1000;
-		if (out[i] != want) {
-			tap_diag("lane %u: %u, not %u", i, out[i], want);
-			ok = false;
-		}
-	}
+	ok = ok && strided_lowered(p) && strided_values(p, in, out, 32, 1);
 	args[0] = &small;
 	uint64_t end = (uintptr_t)small + 40;
 	mode = 1;
@@ -1126,6 +1165,20 @@ static void shape_ref(uint32_t t, uint32_t *out)
 		out[k * 64 + t] = r[k];
 }
 
+/* The lowering put all 15 of shp's shared loads in chains, 6 reusing
+ * a head's shapes (interp_stats), as the results cannot show. */
+static bool rows_lowered(const struct ptx_program *p)
+{
+	const struct ptx_kernel *k = ptx_program_kernel(p, "shp");
+	const struct interp_stats *s = k && k->interp ? &k->interp->stats :
+						       NULL;
+	bool ok = s && s->row_loads == 15 && s->row_reuses == 6;
+	if (s && !ok)
+		tap_diag("shp: %u shared loads in chains, %u reusing shapes",
+			 s->row_loads, s->row_reuses);
+	return ok;
+}
+
 static bool test_shared_shapes(void)
 {
 	const char *texts[] = { shape_text }, *names[] = { "shapes.ptx" };
@@ -1139,7 +1192,7 @@ static bool test_shared_shapes(void)
 	struct ptx_fault f;
 	for (uint32_t t = 0; t < 64; t++)
 		shape_ref(t, ref);
-	ok = ok && run_ok(p, "shp", &cfg, args) &&
+	ok = ok && rows_lowered(p) && run_ok(p, "shp", &cfg, args) &&
 	     expect_bytes("shared shapes", out, ref, sizeof(ref), 4);
 	bad = 1;
 	ok = ok && !run(p, "shp", &cfg, args, &f) &&

@@ -6,18 +6,21 @@
  * instructions and with branches the vector form runs under a lane mask
  * (jit_emit_vmask.c), each run three ways on the same inputs; the
  * outputs, or the fault (its kind, address, CTA and thread), must be
- * the same bit for bit. Under VCUDA_EXECUTOR=interp every test
- * skips: there is no JIT to compare.
+ * the same bit for bit. Since the lane-by-lane paths give the same
+ * results, the compile-time counts of the vector form's paths
+ * (jit_stats) must show that each fast path was emitted too. Under
+ * VCUDA_EXECUTOR=interp every test skips: there is no JIT to compare.
  */
 #include "harness.h"
+#include "jit.h"
 #include "tap.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum { NMODES = 3, NCASES = 22, NFAULT_TESTS = NMODES,
-       NTESTS = NCASES * (NMODES - 1) + NFAULT_TESTS };
+enum { NMODES = 3, NCASES = 23, NFAULT_TESTS = NMODES, NFAST = 7,
+       NTESTS = NCASES * (NMODES - 1) + NFAULT_TESTS + NFAST };
 
 static const char *const mode_name[NMODES] = { "interpreter", "scalar JIT",
 					       "vector JIT" };
@@ -606,6 +609,29 @@ static const char satom_text[] =
 	  3, { 8192 + 1024, 4 * 32, 0 }, { [2] = k }, { [0] = true }, \
 	  fill_ints, fault }
 
+/* A grid-stride loop summing in: its load steps by the grid's width,
+ * which the vector form prefetches ahead (jit_emit_vprefetch.c); the
+ * lanes leave the loop after different trips at the end. */
+static const char gridstride_text[] =
+	".version 7.0\n.target sm_75\n.address_size 64\n"
+	".visible .entry lanes_gridstride(.param .u64 out, .param .u64 in,\n"
+	"\t.param .u32 n)\n{\n"
+	"\t.reg .pred %p<2>;\n\t.reg .b32 %r<12>;\n\t.reg .b64 %rd<8>;\n"
+	"\tld.param.u64 %rd1, [out];\n\tld.param.u64 %rd2, [in];\n"
+	"\tld.param.u32 %r1, [n];\n\tcvta.to.global.u64 %rd1, %rd1;\n"
+	"\tcvta.to.global.u64 %rd2, %rd2;\n\tmov.u32 %r2, %tid.x;\n"
+	"\tmov.u32 %r3, %ctaid.x;\n\tmov.u32 %r4, %ntid.x;\n"
+	"\tmad.lo.s32 %r5, %r3, %r4, %r2;\n\tmov.u32 %r6, %nctaid.x;\n"
+	"\tmul.lo.s32 %r7, %r6, %r4;\n\tmov.u32 %r8, 0;\n"
+	"\tmov.u32 %r9, %r5;\n\tsetp.ge.u32 %p1, %r9, %r1;\n"
+	"\t@%p1 bra $Ldone;\n"
+	"$Lloop:\n\tmul.wide.u32 %rd3, %r9, 4;\n\tadd.s64 %rd4, %rd2, %rd3;\n"
+	"\tld.global.u32 %r10, [%rd4];\n\tadd.s32 %r8, %r8, %r10;\n"
+	"\tadd.s32 %r9, %r9, %r7;\n\tsetp.lt.u32 %p1, %r9, %r1;\n"
+	"\t@%p1 bra $Lloop;\n"
+	"$Ldone:\n\tmul.wide.u32 %rd5, %r5, 4;\n\tadd.s64 %rd6, %rd1, %rd5;\n"
+	"\tst.global.u32 [%rd6], %r8;\n\tret;\n}\n";
+
 /* A load at an address that is the same in a row of 16 threads and
  * outside memory from the second row on: the fault names (0, 1, 0). */
 static const char fault_text[] =
@@ -618,6 +644,63 @@ static const char fault_text[] =
 	"\tld.global.u32 %r3, [%rd4];\n"
 	"\tmul.wide.u32 %rd5, %r1, 4;\n\tadd.s64 %rd6, %rd1, %rd5;\n"
 	"\tst.global.u32 [%rd6], %r3;\n\tret;\n}\n";
+
+/*
+ * The vector form's paths a kernel must have been compiled with: at
+ * least this many sites of each kind (jit_stats). The comparisons above
+ * cannot see them: each slow path gives the same results.
+ */
+struct fast_case {
+	const char *text, *file, *kernel;
+	struct jit_stats want;
+};
+
+static void print_stats(const char *kernel, const struct jit_stats *s)
+{
+	tap_diag("%s: vector %d, contiguous %u, uniform %u, span %u, "
+		 "gather %u, by shape %u, lanes only %u, masked store %u, "
+		 "shared atom %u, prefetch %u", kernel, s->vector,
+		 s->contiguous, s->uniform, s->stride_span, s->stride_gather,
+		 s->by_shape, s->lanes_only, s->masked_store, s->shared_atom,
+		 s->prefetch);
+}
+
+static bool at_least(const struct jit_stats *got, const struct jit_stats *w)
+{
+	return got->counted && got->vector == w->vector &&
+	       got->contiguous >= w->contiguous &&
+	       got->uniform >= w->uniform &&
+	       got->stride_span >= w->stride_span &&
+	       got->stride_gather >= w->stride_gather &&
+	       got->by_shape >= w->by_shape &&
+	       got->lanes_only >= w->lanes_only &&
+	       got->masked_store >= w->masked_store &&
+	       got->shared_atom >= w->shared_atom &&
+	       got->prefetch >= w->prefetch;
+}
+
+/* Compiles @c's kernel for the vector JIT, no launch, and checks its
+ * counts (the disk cache is off: code read from it has none). */
+static void check_fast(const struct fast_case *c)
+{
+	set_mode(2);
+	struct ptx_program *p = c->text ? build_mode(c->text, c->file, 2) :
+					  NULL;
+	struct ptx_kernel *k =
+		(struct ptx_kernel *)ptx_program_kernel(p, c->kernel);
+	bool ok = k && jit_compile_wait(k) && k->jit;
+	if (ok && !at_least(&k->jit->stats, &c->want)) {
+		print_stats(c->kernel, &k->jit->stats);
+		ok = false;
+	}
+	if (ok && getenv("TEST_PRINT_STATS"))
+		print_stats(c->kernel, &k->jit->stats);
+	tap_ok(ok, "%s: the vector form's fast paths were compiled",
+	       c->kernel);
+	if (p)
+		ptx_program_destroy(p);
+	unsetenv("VCUDA_EXECUTOR");
+}
 
 /* The fault of lanes_fault on mode @m, its address made relative to
  * the input's; false if it ran through. */
@@ -734,6 +817,9 @@ int main(void)
 		  { 0 }, { [0] = true }, fill_ints, false },
 		SATOM_CASE("lanes_satom", 32, false),
 		SATOM_CASE("lanes_satom_fault", 13, true),
+		{ gridstride_text, "gridstride.ptx", "lanes_gridstride",
+		  { .grid = { 2 }, .block = { 64 } }, 3, { 4 * 128, 4 * 1000, 0 },
+		  { [2] = 1000 }, { [0] = true }, fill_ints, false },
 	};
 	for (int i = 0; i < NCASES; i++)
 		if (cases[i].text)
@@ -742,6 +828,27 @@ int main(void)
 			for (int m = 1; m < NMODES; m++)
 				tap_ok(false, "%s: no PTX", cases[i].kernel);
 	check_fault();
+	const struct fast_case fast[NFAST] = {
+		{ strided_text, "strided.ptx", "lanes_strided",
+		  { .vector = true, .contiguous = 3, .stride_span = 8,
+		    .stride_gather = 9 } },
+		{ shapes_text, "shapes.ptx", "lanes_shapes",
+		  { .vector = true, .contiguous = 7, .uniform = 6,
+		    .stride_span = 1 } },
+		{ masked_st_text, "masked_st.ptx", "lanes_masked_st",
+		  { .vector = true, .masked_store = 3 } },
+		{ satom_text, "satom.ptx", "lanes_satom",
+		  { .vector = true, .shared_atom = 22 } },
+		{ span_text, "span.ptx", "lanes_span",
+		  { .vector = true, .contiguous = 3 } },
+		{ text, "jit_lanes.sm75.ptx", "lanes_memory",
+		  { .vector = true, .contiguous = 2, .uniform = 1,
+		    .stride_span = 2 } },
+		{ gridstride_text, "gridstride.ptx", "lanes_gridstride",
+		  { .vector = true, .contiguous = 1, .prefetch = 1 } },
+	};
+	for (int i = 0; i < NFAST; i++)
+		check_fast(&fast[i]);
 	free(text);
 	test_free_all();
 	return tap_done();
