@@ -248,8 +248,11 @@ static bool global_within(struct warp *w, const struct xinsn *ip,
  * the kernel's shapes (ir_shape.c) say holds lane 0's value + l * stride
  * in lane l, for warps of 32 consecutive threads of one row. Where the
  * launch's warps are so, every executing lane's address lies on the line
- * from the first's to the last's: those two are the whole check, and the
- * lanes' addresses follow from the first's.
+ * from the first's to the last's: those two are the whole check of the
+ * window, and the lanes' addresses follow from the first's. Accesses
+ * through each lane's own address still compare the lanes with the line
+ * (lanes_on_stride), so that a register the shapes mislabelled costs
+ * speed, never an unchecked access.
  */
 static inline bool lanes_strided(const struct warp *w,
 				 const struct xinsn *ip, uint32_t m)
@@ -265,15 +268,44 @@ static inline uint64_t strided_addr(uint64_t a, uint32_t f, uint32_t l,
 }
 
 /*
+ * Whether every executing lane's address is where the stride puts it,
+ * from the first's, @a (lane @f): one pass of compares, against lane
+ * 0's place on the line and a step added per lane (an induction the
+ * compiler vectorises; AVX2 has no 64-bit multiply). The sums of lanes
+ * f to last do not wrap (strided_span checked the last), so they are
+ * the 32-bit offsets of shared memory too.
+ */
+static inline bool lanes_on_stride(const uint64_t *pa, uint64_t off,
+				   uint32_t m, bool narrow, uint64_t a,
+				   uint32_t f, int32_t stride)
+{
+	uint64_t step = (uint64_t)(int64_t)stride;
+	uint64_t want = a - f * step, diff = 0;
+	if (m == FULL_MASK) {
+		for (uint32_t l = 0; l < WARP_SIZE; l++, want += step)
+			diff |= lane_addr(pa, off, l, narrow) ^ want;
+		return !diff;
+	}
+	FOR_LANES(m, l)
+		diff |= lane_addr(pa, off, l, narrow) ^ (want + l * step);
+	return !diff;
+}
+
+/*
  * Whether every executing lane's access is valid, by the first and the
  * last lane's; if so, *@first is the first's address and lane l's is at
  * host address *@base + strided_addr(). The last lane's address must be
  * where the stride puts it (not wrapped around 2^32 for a shared offset),
- * so that the lanes between lie between the two.
+ * so that the lanes between lie between the two. An access through each
+ * lane's own address (@own: stores, vector loads) also needs every lane
+ * on the line; a scalar load reads at the line's addresses
+ * (ld_strided_lanes), all inside the checked span whatever the lanes
+ * hold.
  */
 static inline bool strided_span(struct warp *w, const struct xinsn *ip,
 				enum xspace sp, uint32_t m, unsigned size,
-				bool write, uintptr_t *base, uint64_t *first)
+				bool write, bool own, uintptr_t *base,
+				uint64_t *first)
 {
 	const uint64_t *pa = xr(w, ip->a);
 	uint64_t off = base_offset(w, ip);
@@ -285,7 +317,8 @@ static inline bool strided_span(struct warp *w, const struct xinsn *ip,
 	uint64_t b = lane_addr(pa, off, last, narrow);
 	*first = a;
 	if (strided_addr(a, f, last, stride) != b ||
-	    ((a | (uint64_t)(int64_t)stride) & (size - 1)))
+	    ((a | (uint64_t)(int64_t)stride) & (size - 1)) ||
+	    (own && !lanes_on_stride(pa, off, m, narrow, a, f, stride)))
 		return false;
 	uint64_t lo = stride < 0 ? b : a, hi = stride < 0 ? a : b;
 	if (sp == XS_GLOBAL) {
@@ -529,7 +562,7 @@ ld_warp(struct warp *w, const struct xinsn *ip, enum xspace sp,
 		uint64_t first;
 		if (sp == XS_SHARED && n == 1 && ip->row_head)
 			w->rows[ip->row_slot].tag = 0;	/* no plan made */
-		if (!strided_span(w, ip, sp, m, size * n, false, &base,
+		if (!strided_span(w, ip, sp, m, size * n, false, n > 1, &base,
 				  &first)) {
 			if (!ld_each(w, ip, sp, m))
 				return NULL;
@@ -574,7 +607,8 @@ st_warp(struct warp *w, const struct xinsn *ip, enum xspace sp,
 	if (ip->mode16 == MOD_RELEASE)
 		__atomic_thread_fence(__ATOMIC_RELEASE);
 	if ((sp == XS_GLOBAL || sp == XS_SHARED) && lanes_strided(w, ip, m)) {
-		if (!strided_span(w, ip, sp, m, size * n, true, &base, &first))
+		if (!strided_span(w, ip, sp, m, size * n, true, true, &base,
+				  &first))
 			return st_each(w, ip, sp, m);
 		step = 0;
 	} else if (!span_host(w, ip, sp, m, size * n, true, &base, &step)) {
