@@ -384,6 +384,7 @@ CUresult pool_apply_access_locked(CUmemoryPool pool, int ordinal,
 {
 	CUresult res = CUDA_SUCCESS;
 
+	lock_assert_held(&pool->lock);
 	pool->access[ordinal] = (unsigned char)flags;
 	for (struct pool_block *b = pool->blocks; b && !res; b = b->next)
 		res = devmap_set_access(b->map, ordinal, flags);

@@ -86,8 +86,12 @@ CUresult stream_create(struct CUctx_st *ctx, unsigned int flags, int priority,
 	return CUDA_SUCCESS;
 }
 
-/* Frees the launch records whose point the timeline has passed. */
-static void reap_locked(struct CUstream_st *s, uint64_t completed)
+/*
+ * Frees the launch records whose point the timeline has passed. The
+ * caller holds s->lock, or the stream's last reference (stream_release:
+ * no other thread can reach it), so no lock is asserted.
+ */
+static void reap_records(struct CUstream_st *s, uint64_t completed)
 {
 	while (s->pending_head && s->pending_head->point <= completed) {
 		struct launch_record *done = s->pending_head;
@@ -106,7 +110,7 @@ static void reap(struct CUstream_st *s)
 	if (kmd_syncobj_query(s->ctx->dev->fd, s->syncobj, &completed))
 		return;
 	pthread_mutex_lock(&s->lock);
-	reap_locked(s, completed);
+	reap_records(s, completed);
 	pthread_mutex_unlock(&s->lock);
 }
 
@@ -350,7 +354,7 @@ CUresult stream_wait_idle(struct CUstream_st *s)
 	if (err)
 		return result_from_errno(err);
 	pthread_mutex_lock(&s->lock);
-	reap_locked(s, target);
+	reap_records(s, target);
 	pthread_mutex_unlock(&s->lock);
 	return CUDA_SUCCESS;
 }
@@ -393,7 +397,7 @@ static void stream_release(struct CUstream_st *s)
 	kmd_syncobj_destroy(fd, s->syncobj);
 	kmd_syncobj_destroy(fd, s->wait_syncobj);
 	/* Whatever is left (a fault) was cancelled with the queues. */
-	reap_locked(s, UINT64_MAX);
+	reap_records(s, UINT64_MAX);
 	pthread_mutex_destroy(&s->lock);
 	free(s);
 	pthread_mutex_lock(&ctx->lock);

@@ -194,6 +194,36 @@ static inline bool range_holds(const struct ptx_mem_range *r, unsigned size,
 	       (r->writable || !write);
 }
 
+/* The range hint of @ip, kept by the CTA: the range it hit last. */
+static inline const struct ptx_mem_range **range_hint(struct warp *w,
+						      const struct xinsn *ip)
+{
+	return &w->cta->range_hint[(uintptr_t)ip / sizeof(*ip) % RANGE_HINTS];
+}
+
+/* Whether @r holds accesses of @size bytes at every address from @lo to
+ * @hi. */
+static inline bool range_spans(const struct ptx_mem_range *r, uint64_t lo,
+			       uint64_t hi, unsigned size, bool write)
+{
+	return range_holds(r, size, write) && lo >= r->start && lo <= hi &&
+	       hi <= r->end - size;
+}
+
+/* The launch's range holding @lo, looked up, when it holds every access
+ * up to @hi; it becomes @ip's hint. */
+static bool global_lookup(struct warp *w, const struct xinsn *ip,
+			  uint64_t lo, uint64_t hi, unsigned size, bool write)
+{
+	const struct ptx_mem_range *r =
+		lo <= hi ? rt_global_span(&w->cta->rt, lo, hi, size, write) :
+			   NULL;
+	if (!range_spans(r, lo, hi, size, write))
+		return false;
+	*range_hint(w, ip) = r;
+	return true;
+}
+
 /*
  * Whether accesses of @size bytes at every address from @lo to @hi are
  * inside one of the launch's ranges: the one this instruction hit last
@@ -203,44 +233,32 @@ static inline bool range_holds(const struct ptx_mem_range *r, unsigned size,
 static bool global_holds(struct warp *w, const struct xinsn *ip, uint64_t lo,
 			 uint64_t hi, unsigned size, bool write)
 {
-	struct cta *cta = w->cta;
-	if (!cta->rt.launch->ranges)
+	if (!w->cta->rt.launch->ranges)
 		return lo >= 4096 && lo <= hi && hi <= INT64_MAX;
-	const struct ptx_mem_range **hint =
-		&cta->range_hint[(uintptr_t)ip / sizeof(*ip) % RANGE_HINTS];
-	const struct ptx_mem_range *r = *hint;
-	if (range_holds(r, size, write) && lo >= r->start && lo <= hi &&
-	    hi <= r->end - size)
-		return true;
-	r = lo <= hi ? rt_global_span(&cta->rt, lo, hi, size, write) : NULL;
-	if (!range_holds(r, size, write) || lo < r->start ||
-	    hi > r->end - size)
-		return false;
-	*hint = r;
-	return true;
+	return range_spans(*range_hint(w, ip), lo, hi, size, write) ||
+	       global_lookup(w, ip, lo, hi, size, write);
 }
 
 /*
  * Global accesses: every lane inside one of the launch's ranges, and
  * aligned; the hint's range is tried first lane by lane, without
- * looking for the lowest and highest address.
+ * looking for the lowest and highest address, and only a miss looks
+ * the lanes' range up (not the hint again).
  */
 static bool global_within(struct warp *w, const struct xinsn *ip,
 			  const uint64_t *pa, uint64_t off, uint32_t m,
 			  unsigned size, bool write)
 {
-	struct cta *cta = w->cta;
-	if (!cta->rt.launch->ranges)
+	if (!w->cta->rt.launch->ranges)
 		return lanes_within(pa, off, m, false, 4096, INT64_MAX, size);
-	const struct ptx_mem_range *r =
-		cta->range_hint[(uintptr_t)ip / sizeof(*ip) % RANGE_HINTS];
+	const struct ptx_mem_range *r = *range_hint(w, ip);
 	if (range_holds(r, size, write) &&
 	    lanes_within(pa, off, m, false, r->start, r->end - size, size))
 		return true;
 	uint64_t lo, hi;
 	lane_bounds(pa, off, m, &lo, &hi);
 	return lanes_within(pa, off, m, false, lo, hi, size) &&
-	       global_holds(w, ip, lo, hi, size, write);
+	       global_lookup(w, ip, lo, hi, size, write);
 }
 
 /*

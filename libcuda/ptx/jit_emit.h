@@ -191,7 +191,7 @@ bool jit_vmask_emit(struct emit *e, const struct ir_insn *in,
 		    LLVMValueRef taken, LLVMBasicBlockRef target);
 /* A store a masked piece can hold, and that store under e->mask
  * (jit_emit_vmask_st.c). */
-bool jit_vmask_store_fits(struct emit *e, const struct ir_insn *in);
+bool jit_vmask_store_fits(const struct ir_insn *in);
 bool jit_vmask_store(struct emit *e, const struct ir_insn *in);
 /* Register shapes for the vector form (jit_emit_vshape.c): computed
  * before it is emitted, freed after; false when out of memory. */

@@ -68,7 +68,7 @@ static bool maskable(struct emit *e, const struct ir_insn *in)
 	case OP_LD:
 		return shared_load(e, in);
 	case OP_ST:
-		return jit_vmask_store_fits(e, in);
+		return jit_vmask_store_fits(in);
 	default:
 		return false;
 	}

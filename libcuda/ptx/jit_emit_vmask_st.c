@@ -19,11 +19,10 @@
 
 #define B (e->b)
 
-bool jit_vmask_store_fits(struct emit *e, const struct ir_insn *in)
+bool jit_vmask_store_fits(const struct ir_insn *in)
 {
 	unsigned t = in->ntypes ? in->types[0] : PTX_T_NONE;
 	unsigned size = ptx_type_size(t);
-	(void)e;
 	if (in->op != OP_ST || in->nopnds != 2 || in->ntypes != 1 ||
 	    in->vec > 1 || !size || size > 8 || in->flags >> FL_VOLATILE & 1)
 		return false;

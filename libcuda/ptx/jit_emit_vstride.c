@@ -56,8 +56,16 @@ static LLVMValueRef all_lanes(struct emit *e)
 	return LLVMConstVector(el, JIT_LANES);
 }
 
-/* The span's element @j belongs to lane j / q, element j % q of it:
- * one of the access's when j % q < n. */
+/*
+ * The span's element @j belongs to lane j / q, element j % q of it:
+ * one of the access's when j % q < n. The load also reads the bytes
+ * between the lanes' elements, which threads of other CTAs (other
+ * workers) may be writing meanwhile: a race in LLVM's memory model too,
+ * but there a plain load that races with a store reads undef bytes, not
+ * undefined behaviour, and the shuffles drop those bytes. So it stays a
+ * plain vector load (an atomic load cannot be a vector), as the x86
+ * load it becomes reads them harmlessly.
+ */
 static LLVMValueRef span_load(struct emit *e, struct vaccess *v,
 			      int64_t stride)
 {
