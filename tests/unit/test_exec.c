@@ -953,8 +953,9 @@ static bool test_fault_first_lane(void)
  * constant, the same in every lane, or counting down): the interpreter
  * checks those by the first and the last lane alone when each warp is
  * one row of 32 threads. Values of loads, under a guard that leaves out
- * some lanes too; then an access running off its buffer or shared
- * memory faults at its first bad lane, after the lanes before it.
+ * some lanes too, also in blocks of 48 x 2 and 8 x 4 threads (the gate
+ * off); then an access running off its buffer or shared memory faults
+ * at its first bad lane, after the lanes before it.
  */
 static const char strided_text[] =
 	HEAD ".visible .entry st(.param .u64 p, .param .u64 q, "
@@ -985,6 +986,53 @@ static const char strided_text[] =
 	"FSH:\tst.shared.u32 [%r10], %r2;\n\tret;\n"
 	"FDN:\tld.global.u32 %r6, [%rd7];\n\tret;\n}\n";
 
+/*
+ * In blocks of 8 x 4 a warp holds four rows: the shapes take tid.y for
+ * the same in every lane, so gate's shared load looks strided by 4, but
+ * rows 1 and 2 read off the line from row 0's first lane to row 3's
+ * last (row 3 reads 24 words further). The strided gate must be off.
+ */
+static const char gate_text[] =
+	HEAD ".visible .entry gate(.param .u64 p, .param .u64 q)\n{\n"
+	"\t.shared .align 4 .b8 sg[128];\n\t.reg .pred %q<2>;\n"
+	"\t.reg .b32 %r<16>;\n\t.reg .b64 %rd<8>;\n"
+	"\tld.param.u64 %rd1, [p];\n\tld.param.u64 %rd2, [q];\n"
+	"\tmov.u32 %r1, %tid.x;\n\tmov.u32 %r2, %tid.y;\n"
+	"\tmov.u32 %r3, %ntid.x;\n\tmad.lo.u32 %r7, %r2, %r3, %r1;\n"
+	"\tmul.wide.u32 %rd5, %r7, 4;\n\tadd.s64 %rd3, %rd1, %rd5;\n"
+	"\tld.global.u32 %r8, [%rd3];\n\tmov.u32 %r9, sg;\n"
+	"\tshl.b32 %r10, %r7, 2;\n\tadd.s32 %r11, %r9, %r10;\n"
+	"\tst.shared.u32 [%r11], %r8;\n\tbar.sync 0;\n"
+	"\tsetp.eq.u32 %q1, %r2, 3;\n\tselp.u32 %r4, 24, 0, %q1;\n"
+	"\tadd.u32 %r5, %r1, %r4;\n\tshl.b32 %r12, %r5, 2;\n"
+	"\tadd.s32 %r13, %r9, %r12;\n\tld.shared.u32 %r6, [%r13];\n"
+	"\tadd.s64 %rd6, %rd2, %rd5;\n\tst.global.u32 [%rd6], %r6;\n"
+	"\tret;\n}\n";
+
+static bool strided_gate(const uint32_t *in)
+{
+	const char *texts[] = { gate_text }, *names[] = { "gate.ptx" };
+	char log[256];
+	struct ptx_program *p = NULL;
+	uint32_t *out = test_alloc(32 * 4);
+	const void *args[] = { &in, &out };
+	struct launch_cfg cfg = { .grid = { 1 }, .block = { 8, 4, 1 } };
+	bool ok = build_texts(texts, names, 1, &p, log, sizeof(log)) ==
+			  PTX_OK &&
+		  run_ok(p, "gate", &cfg, args);
+	for (uint32_t t = 0; ok && t < 32; t++) {
+		uint32_t want = in[t % 8 + (t / 8 == 3 ? 24 : 0)];
+		if (out[t] != want) {
+			tap_diag("gate: thread %u read %u, not %u", t, out[t],
+				 want);
+			ok = false;
+		}
+	}
+	if (p)
+		ptx_program_destroy(p);
+	return ok;
+}
+
 static bool strided_fault(struct ptx_program *p, const void **args,
 			  enum ptx_fault_kind kind, uint64_t addr,
 			  uint32_t thread)
@@ -999,8 +1047,13 @@ static bool strided_fault(struct ptx_program *p, const void **args,
 	return false;
 }
 
-/* The strided values of st's mode 0 with blocks of @n x @rows threads
- * over @in (@out; each row writes the same). */
+/*
+ * The strided values of st's mode 0 with blocks of @n x @rows threads
+ * over @in (@out; each row writes the same). In blocks of 48 x 2 the
+ * second warp holds threads of two rows, whose addresses are not
+ * strided across it: the interpreter's strided gate is off (ntid.x is
+ * not a multiple of 32), and every access is checked lane by lane.
+ */
 static bool strided_values(struct ptx_program *p, const uint32_t *in,
 			   uint32_t *out, uint32_t n, uint32_t rows)
 {
@@ -1057,7 +1110,8 @@ static bool test_strided_lanes(void)
 	const void *args[] = { &in, &out, &mode };
 	for (uint32_t i = 0; i < 128; i++)
 		in[i] = i * 3 + 1;
-	ok = ok && strided_lowered(p) && strided_values(p, in, out, 32, 1);
+	ok = ok && strided_lowered(p) && strided_values(p, in, out, 32, 1) &&
+	     strided_values(p, in + 16, out, 48, 2) && strided_gate(in);
 	args[0] = &small;
 	uint64_t end = (uintptr_t)small + 40;
 	mode = 1;
