@@ -6,7 +6,9 @@
  * created in, whichever context is current; the special handles (0,
  * CU_STREAM_LEGACY, CU_STREAM_PER_THREAD) with the current one, and
  * CUDA_ERROR_INVALID_CONTEXT when none is; a stream of a regular
- * context has no green context. Exits 0 on success, 1 on failure.
+ * context has no green context. The answers to NULL outputs are printed
+ * and compared with an H100's (stream_owner_api.expected). Exits 0 on
+ * success, 1 on failure.
  */
 #include <stdio.h>
 
@@ -67,6 +69,38 @@ static void check_special(CUcontext b)
 	}
 }
 
+static void answer(const char *call, CUresult res)
+{
+	printf("%s = %d\n", call, (int)res);
+}
+
+/* Each call with a NULL output, with a context current and without
+ * (cuStreamGetCtx_v2 takes either output NULL, not both). */
+static void check_null_outputs(CUcontext a, CUcontext b, CUstream s)
+{
+	CUcontext c = NULL;
+	CUgreenCtx g = NULL;
+
+	EXPECT(cuCtxSetCurrent(b) == CUDA_SUCCESS);
+	answer("cuStreamGetCtx(stream, NULL)", cuStreamGetCtx(s, NULL));
+	answer("cuStreamGetCtx(0, NULL)", cuStreamGetCtx(NULL, NULL));
+	answer("cuStreamGetCtx_v2(stream, NULL, &green)",
+	       cuStreamGetCtx_v2(s, NULL, &g));
+	answer("cuStreamGetCtx_v2(stream, &ctx, NULL)",
+	       cuStreamGetCtx_v2(s, &c, NULL));
+	EXPECT(c == a);
+	answer("cuStreamGetCtx_v2(0, NULL, NULL)",
+	       cuStreamGetCtx_v2(NULL, NULL, NULL));
+	answer("cuStreamGetDevice(stream, NULL)", cuStreamGetDevice(s, NULL));
+	answer("cuStreamGetDevice(0, NULL)", cuStreamGetDevice(NULL, NULL));
+	no_current();
+	answer("no context: cuStreamGetCtx(stream, NULL)",
+	       cuStreamGetCtx(s, NULL));
+	answer("no context: cuStreamGetCtx(0, NULL)", cuStreamGetCtx(NULL, NULL));
+	answer("no context: cuStreamGetDevice(0, NULL)",
+	       cuStreamGetDevice(NULL, NULL));
+}
+
 int main(void)
 {
 	CUcontext a, b;
@@ -82,6 +116,7 @@ int main(void)
 	}
 	check_created(a, s, b);
 	check_special(b);
+	check_null_outputs(a, b, s);
 	EXPECT(cuCtxSetCurrent(a) == CUDA_SUCCESS);
 	EXPECT(cuStreamDestroy(s) == CUDA_SUCCESS);
 	EXPECT(cuCtxDestroy(b) == CUDA_SUCCESS);
