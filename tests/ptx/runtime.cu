@@ -127,6 +127,28 @@ extern "C" __global__ void coop_sum(const int *in, int *partial, int *out,
 		env[0] = g.is_valid();
 }
 
+#ifdef __CUDACC_RDC__
+// Grid barriers of both kinds in one kernel (-rdc builds only: the
+// device runtime's are external calls): nvcc's grid.sync() and the
+// device runtime's cudaCGSynchronize, as numba's grid group calls it,
+// alternating. Thread col writes m[row][col] = m[row - 1][cols - 1 -
+// col] + 1, a barrier after each row: m[row][col] == row for all when
+// both wait for the whole grid.
+extern "C" __global__ void coop_mixed(int *m, int rows, int cols)
+{
+	cg::grid_group g = cg::this_grid();
+	unsigned long long h = cudaCGGetIntrinsicHandle(cudaCGScopeGrid);
+	int col = blockIdx.x * blockDim.x + threadIdx.x;
+	for (int row = 1; row < rows; row++) {
+		m[row * cols + col] = m[(row - 1) * cols + cols - 1 - col] + 1;
+		if (row & 1)
+			g.sync();
+		else
+			cudaCGSynchronize(h, 0);
+	}
+}
+#endif
+
 // ---- named barriers with thread counts ----
 
 // Warps 0-1 produce, warps 2-3 consume, through barrier 1 (128

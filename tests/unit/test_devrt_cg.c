@@ -5,8 +5,9 @@
  * .extern, libcudadevrt.a defining them in SASS only): the grid barrier
  * of cudaCGSynchronize between rows that threads of other CTAs wrote,
  * with CTAs spread over workers or all on one; the handle, size and rank
- * functions; and the fault of grid sync in a launch that is not
- * cooperative.
+ * functions; the fault of grid sync in a launch that is not
+ * cooperative; and nvcc's grid.sync() mixed with cudaCGSynchronize in
+ * one kernel.
  */
 #include "harness.h"
 #include "tap.h"
@@ -171,6 +172,37 @@ static bool test_not_cooperative(struct ptx_program *p)
 	return good;
 }
 
+/*
+ * coop_mixed (tests/ptx/runtime.cu, built by nvcc): rows as in rows(),
+ * the barrier after each row alternating between nvcc's grid.sync(),
+ * inline, and cudaCGSynchronize, on the one barrier word of the grid
+ * workspace; CTAs spread over @workers.
+ */
+static bool test_mixed(const char *file, unsigned workers)
+{
+	char log[2048];
+	const char *files[] = { file };
+	struct ptx_program *p = NULL;
+	if (build_corpus(files, 1, &p, log, sizeof(log)) != PTX_OK) {
+		tap_diag("%s: %s", file, log);
+		return false;
+	}
+	uint32_t blocks = 6, threads = 32, cols = blocks * threads, nrows = 9;
+	uint32_t *m = test_alloc(nrows * cols * 4), bad = 0;
+	struct launch_cfg cfg = { .grid = { blocks }, .block = { threads },
+				  .threads = workers,
+				  .flags = PTX_LAUNCH_COOPERATIVE };
+	const void *args[] = { &m, &nrows, &cols };
+	bool ok = run_ok(p, "coop_mixed", &cfg, args);
+	for (uint32_t r = 0; ok && r < nrows; r++)
+		for (uint32_t c = 0; c < cols; c++)
+			if (m[r * cols + c] != r && !bad++)
+				tap_diag("%s, %u workers: m[%u][%u] = %u", file,
+					 workers, r, c, m[r * cols + c]);
+	ptx_program_destroy(p);
+	return ok && !bad;
+}
+
 /* A program's own definition wins over vcuda's. */
 static bool test_own_definition(void)
 {
@@ -200,7 +232,7 @@ int main(void)
 	char log[2048];
 	const char *texts[] = { ptx }, *names[] = { "cg.ptx" };
 	struct ptx_program *p = NULL;
-	tap_plan(6);
+	tap_plan(7);
 	if (build_texts(texts, names, 1, &p, log, sizeof(log)) != PTX_OK)
 		tap_diag("%s", log);
 	tap_ok(p && test_rows(p, 4) && test_rows(p, 3),
@@ -215,6 +247,10 @@ int main(void)
 	       "not cooperative faults");
 	tap_ok(test_own_definition(), "a program's own cudaCG* definition "
 	       "wins");
+	tap_ok(test_mixed("runtime.sm75.ptx", 4) &&
+	       test_mixed("runtime.sm75.ptx", 1) &&
+	       test_mixed("runtime.sm90.ptx", 3),
+	       "nvcc's grid.sync() and cudaCGSynchronize in one kernel");
 	if (p)
 		ptx_program_destroy(p);
 	test_free_all();
