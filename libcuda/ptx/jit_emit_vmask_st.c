@@ -25,7 +25,7 @@ bool jit_vmask_store_fits(struct emit *e, const struct ir_insn *in)
 	unsigned size = ptx_type_size(t);
 	(void)e;
 	if (in->op != OP_ST || in->nopnds != 2 || in->ntypes != 1 ||
-	    in->vec > 1 || !size || size > 8 || in->flags >> FL_VOLATILE & 1)
+	    in->vec > 1 || !size || size > 8 || jit_mem_ordered(in))
 		return false;
 	return in->space == SPACE_GLOBAL || in->space == SPACE_SHARED ||
 	       in->space == SPACE_NONE;
