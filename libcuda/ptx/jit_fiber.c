@@ -31,6 +31,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
 #include <sys/mman.h>
 #include <ucontext.h>
 #include <unistd.h>
@@ -127,11 +128,22 @@ static void fiber_close(struct fiber *f)
 	jit_cta_memory_free(f->mem);
 }
 
-/* Round robin until every CTA ended; false at the first fault. */
-static bool run_fibers(struct fiber_sched *s, struct fiber *f, uint64_t count)
+/*
+ * Round robin until every CTA ended; false at the first fault. A round
+ * in which every CTA only spun (none ended) while other workers run the
+ * rest of the grid gives this thread's CPU away: on a machine busier
+ * than it has CPUs, the CTAs they wait for may be on a worker that is
+ * not running.
+ */
+static bool run_fibers(struct fiber_sched *s, struct fiber *f, uint64_t count,
+		       bool others)
 {
 	uint64_t live = count;
+	bool spun = false;	/* the last round ended no CTA */
 	while (live) {
+		uint64_t before = live;
+		if (others && spun)
+			sched_yield();
 		for (uint64_t i = 0; i < count; i++) {
 			if (f[i].done)
 				continue;
@@ -144,6 +156,7 @@ static bool run_fibers(struct fiber_sched *s, struct fiber *f, uint64_t count)
 				return false;
 			live--;
 		}
+		spun = live == before;
 	}
 	return true;
 }
@@ -165,7 +178,9 @@ bool jit_fiber_run_ctas(struct ptx_worker *wk,
 	if (ok) {
 		struct fiber_sched *outer = running;
 		running = &s;
-		ok = run_fibers(&s, f, count);
+		uint64_t grid = (uint64_t)launch->grid[0] * launch->grid[1] *
+				launch->grid[2];
+		ok = run_fibers(&s, f, count, count < grid);
 		running = outer;
 		__atomic_add_fetch(&launches, 1, __ATOMIC_RELAXED);
 	}
