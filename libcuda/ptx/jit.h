@@ -172,6 +172,12 @@ bool jit_fiber_run_ctas(struct ptx_worker *wk,
 void jit_fiber_yield(void);
 /* Cooperative launches run by jit_fiber_run_ctas() in this process. */
 uint64_t jit_fiber_launches(void);
+/* A worker's fibers, kept for its next cooperative launch (in its
+ * struct jit_worker, made here if need be; NULL without memory), and
+ * their end. */
+struct jit_fibers;
+struct jit_fibers **jit_worker_fibers(struct ptx_worker *wk);
+void jit_fibers_free(struct jit_fibers *fibers);
 
 /* Helpers generated code calls, by these names (jit_engine.c binds them,
  * and the libm functions vcuda_<name> that jit_emit_ops.c calls). */

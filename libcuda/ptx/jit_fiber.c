@@ -25,6 +25,10 @@
  * A CTA that ends or faults switches back for good; the first fault
  * ends the range, as on the interpreter. The fibers left then are
  * suspended inside jit_poll(), holding nothing, and are dropped.
+ *
+ * A worker keeps its fibers (stacks and CTA memory) for its next
+ * cooperative launch: mapping and first touching them anew made a
+ * launch of 32 CTAs per worker spend most of its time in page faults.
  */
 #include "interp.h"
 #include "jit.h"
@@ -50,6 +54,11 @@ struct fiber {
 	struct jit_worker *mem;	/* the CTA's shared memory, saves, ... */
 	uint64_t linear;
 	bool done, ok;
+};
+
+struct jit_fibers {
+	struct fiber *f;
+	uint64_t n;
 };
 
 struct fiber_sched {
@@ -94,38 +103,77 @@ static bool out_of_memory(struct ptx_fault *fault)
 	return false;
 }
 
+/* A stack of FIBER_STACK bytes above a guard page, once per fiber. */
+static bool map_stack(struct fiber *f)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	if (f->map)
+		return true;
+	uint8_t *m = mmap(NULL, FIBER_STACK + page, PROT_READ | PROT_WRITE,
+			  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE |
+				  MAP_STACK,
+			  -1, 0);
+	if (m == MAP_FAILED)
+		return false;
+	/* an overflow faults there rather than writing over memory */
+	if (mprotect(m, page, PROT_NONE)) {
+		munmap(m, FIBER_STACK + page);
+		return false;
+	}
+	f->map = m;
+	f->map_size = FIBER_STACK + page;
+	return true;
+}
+
 static bool fiber_open(struct fiber *f, struct fiber_sched *s,
 		       struct ptx_worker *wk, const struct ptx_launch *l,
 		       uint64_t linear, struct ptx_fault *fault)
 {
-	size_t page = (size_t)sysconf(_SC_PAGESIZE);
 	if (!jit_cta_open(wk, l, fault, &f->mem, &f->rt, &f->jc))
 		return false;
 	f->jc.spin = &always;	/* spin loops' back-edges call jit_poll() */
 	f->linear = linear;
-	f->map_size = FIBER_STACK + page;
-	f->map = mmap(NULL, f->map_size, PROT_READ | PROT_WRITE,
-		      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK,
-		      -1, 0);
-	if (f->map == MAP_FAILED) {
-		f->map = NULL;
+	f->done = f->ok = false;
+	if (!map_stack(f) || getcontext(&f->ctx))
 		return out_of_memory(fault);
-	}
-	/* an overflow faults there rather than writing over memory */
-	if (mprotect(f->map, page, PROT_NONE) || getcontext(&f->ctx))
-		return out_of_memory(fault);
-	f->ctx.uc_stack.ss_sp = f->map + page;
+	f->ctx.uc_stack.ss_sp = f->map + (f->map_size - FIBER_STACK);
 	f->ctx.uc_stack.ss_size = FIBER_STACK;
 	f->ctx.uc_link = &s->ctx;
 	makecontext(&f->ctx, fiber_main, 0);
 	return true;
 }
 
-static void fiber_close(struct fiber *f)
+void jit_fibers_free(struct jit_fibers *p)
 {
-	if (f->map)
-		munmap(f->map, f->map_size);
-	jit_cta_memory_free(f->mem);
+	if (!p)
+		return;
+	for (uint64_t i = 0; i < p->n; i++) {
+		if (p->f[i].map)
+			munmap(p->f[i].map, p->f[i].map_size);
+		jit_cta_memory_free(p->f[i].mem);
+	}
+	free(p->f);
+	free(p);
+}
+
+/* The worker's fibers, at least @count of them; NULL without memory. */
+static struct fiber *worker_fibers(struct ptx_worker *wk, uint64_t count)
+{
+	struct jit_fibers **pp = jit_worker_fibers(wk), *p;
+	if (!pp || (!*pp && !(*pp = calloc(1, sizeof(**pp)))))
+		return NULL;
+	p = *pp;
+	if (count <= p->n)
+		return p->f;
+	if (count > SIZE_MAX / sizeof(*p->f))
+		return NULL;
+	struct fiber *f = realloc(p->f, count * sizeof(*f));
+	if (!f)
+		return NULL;
+	memset(f + p->n, 0, (count - p->n) * sizeof(*f));
+	p->f = f;
+	p->n = count;
+	return f;
 }
 
 /*
@@ -171,7 +219,7 @@ bool jit_fiber_run_ctas(struct ptx_worker *wk,
 	if (!count)
 		return true;
 	struct fiber_sched s = { 0 };
-	struct fiber *f = calloc(count, sizeof(*f));
+	struct fiber *f = worker_fibers(wk, count);
 	bool ok = f || out_of_memory(fault);
 	for (uint64_t i = 0; ok && i < count; i++)
 		ok = fiber_open(&f[i], &s, wk, launch, first + i, fault);
@@ -184,8 +232,5 @@ bool jit_fiber_run_ctas(struct ptx_worker *wk,
 		running = outer;
 		__atomic_add_fetch(&launches, 1, __ATOMIC_RELAXED);
 	}
-	for (uint64_t i = 0; f && i < count; i++)
-		fiber_close(&f[i]);
-	free(f);
 	return ok;
 }

@@ -25,6 +25,7 @@ struct jit_worker {
 	uint64_t vstate_cap;
 	uint64_t *dsave;	/* [register][thread] where groups part */
 	uint64_t dsave_cap;
+	struct jit_fibers *fibers;	/* cooperative launches' CTAs */
 };
 
 void jit_cta_memory_free(struct jit_worker *j)
@@ -37,7 +38,15 @@ void jit_cta_memory_free(struct jit_worker *j)
 	free(j->sites);
 	free(j->vstate);
 	free(j->dsave);
+	jit_fibers_free(j->fibers);
 	free(j);
+}
+
+struct jit_fibers **jit_worker_fibers(struct ptx_worker *wk)
+{
+	if (!wk->jit && !(wk->jit = calloc(1, sizeof(*wk->jit))))
+		return NULL;
+	return &wk->jit->fibers;
 }
 
 void jit_worker_free(struct ptx_worker *wk)

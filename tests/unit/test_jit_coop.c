@@ -7,7 +7,8 @@
  * under VCUDA_EXECUTOR=jit the fibers ran it (jit_fiber_launches(), which
  * the interpreter leaves alone); CTAs spinning on a flag nothing sets end
  * with PTX_FAULT_KILLED once the launch's kill flag is set while they
- * spin; the same kernel launched without the cooperative flag meets
+ * spin, and a worker's next launches run (its fibers are kept); the
+ * same kernel launched without the cooperative flag meets
  * nvcc's trap (no grid workspace), and trap faults alike where the JIT
  * compiles it; bfi, which nvcc's grid.sync() needs, gives the
  * interpreter's results.
@@ -99,6 +100,64 @@ static bool wait_killed(void)
 	if (ran || f.kind != PTX_FAULT_KILLED)
 		tap_diag("fault kind %d: %s", f.kind, f.message);
 	return !ran && f.kind == PTX_FAULT_KILLED && !out[0];
+}
+
+/* A cooperative launch of @kernel on worker @w alone: all CTAs its. */
+static bool worker_launch(struct ptx_worker *w, const char *kernel,
+			  const void *const *args, const atomic_bool *kill,
+			  struct ptx_fault *f)
+{
+	const struct ptx_kernel *k = ptx_program_kernel(prog, kernel);
+	struct ptx_kernel_info info;
+	struct ptx_grid_workspace *ws = test_alloc(sizeof(*ws));
+	uint8_t *params = test_alloc(64);
+	uint64_t at = (uintptr_t)ws;
+	ws->size = sizeof(*ws);
+	ptx_kernel_get_info(k, &info);
+	for (uint32_t i = 0; i < info.param_count; i++)
+		memcpy(params + info.params[i].offset, args[i],
+		       info.params[i].size);
+	struct ptx_launch l = { .kernel = k, .grid = { 4, 1, 1 },
+				.block = { 64, 1, 1 }, .params = params,
+				.flags = PTX_LAUNCH_COOPERATIVE,
+				.sm_count = 1, .kill = kill };
+	l.envreg[1] = (uint32_t)(at >> 32);
+	l.envreg[2] = (uint32_t)at;
+	ptx_kernel_prepare(k);
+	return ptx_run_ctas(w, &l, 0, 4, f);
+}
+
+/* A worker keeps its fibers for its next cooperative launches, also
+ * after one that was stopped while its CTAs spun. */
+static bool worker_reuse(void)
+{
+	uint32_t n = 300, phases = 4, *a = test_alloc(n * 4);
+	uint32_t *b = test_alloc(n * 4), *flag = test_alloc(4);
+	uint32_t *out = test_alloc(16), *ra = malloc(n * 4), *rb = malloc(n * 4);
+	const void *args[] = { &a, &b, &n, &phases }, *wargs[] = { &flag, &out };
+	struct ptx_worker *w = ptx_worker_create();
+	struct ptx_fault f = { 0 };
+	atomic_bool kill = false;
+	bool ok = w && ra && rb;
+	pthread_t t;
+	for (int round = 0; ok && round < 2; round++) {
+		for (uint32_t i = 0; i < n; i++)
+			a[i] = ra[i] = i * 40503u + (uint32_t)round;
+		reference(ra, rb, n, phases);
+		ok = worker_launch(w, "coop_phases", args, NULL, &f) &&
+		     expect_bytes("coop_phases_reuse", a, ra, n * 4, 4);
+		if (!ok || round || pthread_create(&t, NULL, set_later, &kill))
+			continue;
+		ok = !worker_launch(w, "coop_wait", wargs, &kill, &f) &&
+		     f.kind == PTX_FAULT_KILLED;
+		pthread_join(t, NULL);
+	}
+	if (!ok)
+		tap_diag("fault kind %d: %s", f.kind, f.message);
+	ptx_worker_destroy(w);
+	free(ra);
+	free(rb);
+	return ok;
 }
 
 /* grid.sync() in a launch that is not cooperative: nvcc's trap. */
@@ -225,13 +284,14 @@ int main(void)
 {
 	const char *files[] = { "coop_jit.sm75.ptx" };
 	char log[512] = "";
-	tap_plan(7);
+	tap_plan(8);
 	if (build_corpus(files, 1, &prog, log, sizeof(log)) != PTX_OK)
 		tap_diag("build: %s", log);
 	tap_ok(prog && phases_ok(2, 8, 64), "grid.sync, 4 CTAs per worker");
 	tap_ok(prog && phases_ok(1, 6, 96), "grid.sync, all CTAs on one");
 	tap_ok(prog && phases_ok(3, 3, 1024), "grid.sync, 1024 threads");
 	tap_ok(prog && wait_killed(), "spinning CTAs see the kill flag");
+	tap_ok(prog && worker_reuse(), "one worker's launches, one stopped");
 	tap_ok(prog && not_cooperative_traps(),
 	       "grid.sync outside a cooperative launch traps");
 	tap_ok(trap_faults(), "trap faults");
