@@ -754,8 +754,8 @@ static bool loop_may_spin(struct emit *e, const struct ir_insn *br)
 	const struct ir_block *tail = &f->blocks[br->block];
 	for (uint32_t i = head->first; i < tail->first + tail->count; i++) {
 		const struct ir_insn *in = &f->insns[i];
-		if (in->op == OP_ATOM || ((in->op == OP_LD || in->op == OP_LDU) &&
-					  jit_mem_ordered(in)))
+		bool ld = in->op == OP_LD || in->op == OP_LDU;
+		if (in->op == OP_ATOM || (ld && jit_mem_ordered(in)))
 			return true;
 	}
 	return false;

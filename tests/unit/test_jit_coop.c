@@ -133,8 +133,10 @@ static bool worker_reuse(void)
 {
 	uint32_t n = 300, phases = 4, *a = test_alloc(n * 4);
 	uint32_t *b = test_alloc(n * 4), *flag = test_alloc(4);
-	uint32_t *out = test_alloc(16), *ra = malloc(n * 4), *rb = malloc(n * 4);
-	const void *args[] = { &a, &b, &n, &phases }, *wargs[] = { &flag, &out };
+	uint32_t *out = test_alloc(16), *ra = malloc(n * 4);
+	uint32_t *rb = malloc(n * 4);
+	const void *args[] = { &a, &b, &n, &phases };
+	const void *wargs[] = { &flag, &out };
 	struct ptx_worker *w = ptx_worker_create();
 	struct ptx_fault f = { 0 };
 	atomic_bool kill = false;
