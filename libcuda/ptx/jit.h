@@ -18,7 +18,8 @@
  *
  * What is not compiled (warp-level instructions, calls, textures, local
  * memory, directed rounding, ...) makes the kernel run on the
- * interpreter instead (backend.c), never fail.
+ * interpreter instead (backend.c), never fail. Cooperative launches run
+ * every CTA of a worker's range at once, each on a fiber (jit_fiber.c).
  */
 #ifndef VCUDA_PTX_JIT_H
 #define VCUDA_PTX_JIT_H
