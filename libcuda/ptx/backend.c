@@ -29,8 +29,18 @@
  * it was slower for heavy first launches (tools/bench's first-launch
  * table): the compile competes with the workers, and a long CTA started
  * on the interpreter must finish there.
- * Cooperative launches always run on the interpreter, whose scheduler
- * keeps a grid resident.
+ * Cooperative launches run on compiled code too, every CTA of a worker's
+ * range resident on a fiber of its own (jit_fiber.c), so that grid-wide
+ * barriers complete; they never start on the interpreter and switch
+ * (their CTAs must all be resident at once): a cooperative launch whose
+ * kernel's code is not ready runs on the interpreter whole.
+ *
+ * A kernel that may wait for other threads (a volatile or acquiring
+ * load, atom.cas or atom.exch: a spin) compiles, but only its
+ * cooperative launches run compiled: the JIT runs a CTA's threads one
+ * after the other, where a thread waiting for one of its own CTA would
+ * wait for ever, so its other launches stay on the interpreter, which
+ * switches warps. Its code counts on the waits being for other CTAs.
  */
 #include "interp.h"
 #include "jit.h"
@@ -119,13 +129,18 @@ bool ptx_kernel_compile(const struct ptx_kernel *kernel)
 	return k && k->backend == PTX_BACKEND_JIT && jit_compile_wait(k);
 }
 
+/* The code is ready and fit for a launch that is not cooperative. */
+static bool jit_serves(struct ptx_kernel *k, bool wait)
+{
+	return jit_ready(k, wait) && !k->jit->waits;
+}
+
 bool ptx_run_ctas(struct ptx_worker *worker, const struct ptx_launch *launch,
 		  uint64_t first, uint64_t count, struct ptx_fault *fault)
 {
 	struct ptx_kernel *k = (struct ptx_kernel *)launch->kernel;
-	/* cooperative grids interleave resident CTAs: the interpreter's */
 	bool coop = launch->flags & PTX_LAUNCH_COOPERATIVE;
-	if (!k || k->backend != PTX_BACKEND_JIT || coop)
+	if (!k || k->backend != PTX_BACKEND_JIT)
 		return interp_run_ctas(worker, launch, first, count, fault);
 	/*
 	 * CTAs wait for a compile only when the JIT is forced: a host
@@ -133,11 +148,16 @@ bool ptx_run_ctas(struct ptx_worker *worker, const struct ptx_launch *launch,
 	 * launch without one (a device launch, run inside its parent's job)
 	 * must not spend the job's time-out compiling.
 	 */
-	if (jit_ready(k, k->jit_forced))
+	if (coop)
+		return jit_ready(k, k->jit_forced) ?
+			jit_fiber_run_ctas(worker, launch, first, count,
+					   fault) :
+			interp_run_ctas(worker, launch, first, count, fault);
+	if (jit_serves(k, k->jit_forced))
 		return jit_run_ctas(worker, launch, first, count, fault);
 	/* compiling: CTA by CTA, so that the code serves once it is ready */
 	for (uint64_t i = 0; i < count; i++) {
-		if (jit_state_of(k) == JIT_READY)
+		if (jit_state_of(k) == JIT_READY && !k->jit->waits)
 			return jit_run_ctas(worker, launch, first + i,
 					    count - i, fault);
 		if (!interp_run_ctas(worker, launch, first + i, 1, fault))

@@ -18,7 +18,8 @@
  *
  * What is not compiled (warp-level instructions, calls, textures, local
  * memory, directed rounding, ...) makes the kernel run on the
- * interpreter instead (backend.c), never fail.
+ * interpreter instead (backend.c), never fail. Cooperative launches run
+ * every CTA of a worker's range at once, each on a fiber (jit_fiber.c).
  */
 #ifndef VCUDA_PTX_JIT_H
 #define VCUDA_PTX_JIT_H
@@ -68,6 +69,11 @@ struct jit_cta {
 	 * instruction i with its registers in dsave[register][thread]. */
 	uint32_t *vstate;
 	uint64_t *dsave;
+	/* Looked at instead of kill at the back-edges of loops that may
+	 * spin: kill, except in a cooperative launch, where it is a set
+	 * flag, so that they call jit_poll(), which lets the other
+	 * resident CTAs run (jit_fiber.c). */
+	const atomic_bool *spin;
 };
 
 /* Runs threads of a CTA from @region (0: the start); 0, or 1 when a
@@ -109,6 +115,8 @@ struct jit_kernel {
 	bool from_disk;		/* read from the disk cache, not compiled */
 	uint64_t *globals;	/* for jit_cta.globals */
 	struct jit_stats stats;	/* of its code */
+	/* may wait for other threads: runs cooperative launches only */
+	bool waits;
 };
 
 /* ---- jit_emit.c ---- */
@@ -120,6 +128,10 @@ struct jit_kernel {
 bool jit_emit_kernel(const struct ptx_kernel *k, LLVMModuleRef mod,
 		     const char *name, struct jit_kernel *jk, char *whybuf,
 		     size_t whylen);
+
+/* @k may wait for other threads (spin on memory, take a lock): only
+ * its cooperative launches run compiled (backend.c). */
+bool jit_kernel_waits(const struct ptx_kernel *k);
 
 /* ---- jit_key.c ---- */
 
@@ -161,12 +173,44 @@ bool jit_run_ctas(struct ptx_worker *wk, const struct ptx_launch *launch,
 		  uint64_t first, uint64_t count, struct ptx_fault *fault);
 void jit_worker_free(struct ptx_worker *wk);
 
+/* A worker's (or one resident CTA's) memory for running CTAs. */
+struct jit_worker;
+/* Sets up @rt and @jc to run CTAs of @launch in the memory *@mem (made or
+ * grown here); false with @fault when there is none. */
+bool jit_cta_open(struct ptx_worker *wk, const struct ptx_launch *launch,
+		  struct ptx_fault *fault, struct jit_worker **mem,
+		  struct rt_cta *rt, struct jit_cta *jc);
+/* Runs CTA @linear of the launch @jc was opened for, to its end. */
+bool jit_cta_run(struct jit_cta *jc, const struct jit_kernel *jk,
+		 uint64_t linear);
+void jit_cta_memory_free(struct jit_worker *j);
+
+/* ---- jit_fiber.c: cooperative launches ---- */
+
+/* Runs CTAs @first.. (@count of them) of a cooperative launch, all
+ * resident at once, each on its own fiber. */
+bool jit_fiber_run_ctas(struct ptx_worker *wk,
+			const struct ptx_launch *launch, uint64_t first,
+			uint64_t count, struct ptx_fault *fault);
+/* From a back-edge of a cooperative launch's code: now and then, lets
+ * the worker's other resident CTAs run. */
+void jit_fiber_yield(void);
+/* Cooperative launches run by jit_fiber_run_ctas() in this process. */
+uint64_t jit_fiber_launches(void);
+/* A worker's fibers, kept for its next cooperative launch (in its
+ * struct jit_worker, made here if need be; NULL without memory), and
+ * their end. */
+struct jit_fibers;
+struct jit_fibers **jit_worker_fibers(struct ptx_worker *wk);
+void jit_fibers_free(struct jit_fibers *fibers);
+
 /* Helpers generated code calls, by these names (jit_engine.c binds them,
  * and the libm functions vcuda_<name> that jit_emit_ops.c calls). */
 #define JIT_SYM_GLOBAL "vcuda_jit_global"
 #define JIT_SYM_SHARED_FAULT "vcuda_jit_shared_fault"
 #define JIT_SYM_BARRIER_FAULT "vcuda_jit_barrier_fault"
-#define JIT_SYM_KILLED "vcuda_jit_killed"
+#define JIT_SYM_POLL "vcuda_jit_poll"
+#define JIT_SYM_TRAP "vcuda_jit_trap"
 #define JIT_SYM_ATOMIC "vcuda_rt_atomic"
 #define JIT_SYM_LANES "vcuda_jit_lanes"
 uint8_t *jit_global(struct jit_cta *c, uint32_t thread, uint64_t addr,
@@ -175,7 +219,13 @@ uint8_t *jit_global(struct jit_cta *c, uint32_t thread, uint64_t addr,
 void jit_shared_fault(struct jit_cta *c, uint32_t thread, uint64_t addr,
 		      uint32_t size, uint32_t line);
 void jit_barrier_fault(struct jit_cta *c, uint32_t thread, uint32_t line);
-void jit_killed(struct jit_cta *c, uint32_t thread);
+/* trap (@brkpt 0) or brkpt by @thread: the interpreter's fault. */
+void jit_trap(struct jit_cta *c, uint32_t thread, uint32_t line,
+	      uint32_t brkpt);
+/* The flag at jit_cta.kill or .spin is set: 1 after recording the
+ * launch's stop (its kill flag), else 0 once a cooperative launch let
+ * other CTAs run. */
+int32_t jit_poll(struct jit_cta *c, uint32_t thread);
 
 /* jit_lanes_access() flags */
 #define JIT_LANES_WRITE 1u

@@ -113,10 +113,13 @@ static void report(const struct ptx_kernel *k, bool ok, const char *why)
 		fprintf(stderr, "vcuda: kernel %s runs on the interpreter: "
 				"%s\n", k->sym->name, why);
 	else
-		fprintf(stderr, "vcuda: kernel %s %s in %.1f ms\n",
+		fprintf(stderr, "vcuda: kernel %s %s in %.1f ms%s\n",
 			k->sym->name, k->jit->from_disk ?
 			"loaded from the JIT's disk cache" :
-			"compiled by the JIT", k->jit->compile_s * 1e3);
+			"compiled by the JIT", k->jit->compile_s * 1e3,
+			k->jit->waits ? " (it may wait for other threads: "
+					"only its cooperative launches run "
+					"compiled)" : "");
 }
 
 /*

@@ -214,6 +214,31 @@ bool jit_set(struct emit *e, const struct ir_operand *o, LLVMValueRef v,
 	return jit_set_bits(e, o, v, ptx_type_is_signed(t));
 }
 
+/* %envreg<c>: the launch's (cooperative launches: the grid workspace's
+ * address), read through jit_cta.rt, as the interpreter reads it. */
+static LLVMValueRef envreg_value(struct emit *e, unsigned c)
+{
+	LLVMTypeRef i64 = e->scalar[4], i32 = e->scalar[3];
+	if (c >= 32)
+		return jit_const(e, e->i32, 0);
+	LLVMValueRef rt = LLVMBuildLoad2(
+		e->b, e->p8, jit_cta_field(e, offsetof(struct jit_cta, rt),
+					   e->p8), "");
+	LLVMValueRef idx = LLVMConstInt(i64, offsetof(struct rt_cta, launch),
+					false);
+	LLVMValueRef at = LLVMBuildGEP2(e->b, e->scalar[1], rt, &idx, 1, "");
+	at = LLVMBuildBitCast(e->b, at, LLVMPointerType(e->p8, 0), "");
+	LLVMValueRef l = LLVMBuildLoad2(e->b, e->p8, at, "");
+	jit_invariant(e, l);
+	idx = LLVMConstInt(i64, offsetof(struct ptx_launch, envreg) + 4 * c,
+			   false);
+	at = LLVMBuildGEP2(e->b, e->scalar[1], l, &idx, 1, "");
+	at = LLVMBuildBitCast(e->b, at, LLVMPointerType(i32, 0), "");
+	LLVMValueRef v = LLVMBuildLoad2(e->b, i32, at, "");
+	jit_invariant(e, v);
+	return jit_splat(e, v);
+}
+
 static LLVMValueRef sreg_value(struct emit *e, const struct ir_operand *o)
 {
 	unsigned c = o->comp;
@@ -235,6 +260,8 @@ static LLVMValueRef sreg_value(struct emit *e, const struct ir_operand *o)
 		return LLVMBuildLShr(e->b, e->tid, jit_const(e, e->i32, 5), "");
 	case SREG_NWARPID:
 		return jit_const(e, e->i32, 64);
+	case SREG_ENVREG:
+		return envreg_value(e, c);
 	default:
 		return NULL;
 	}
@@ -714,17 +741,45 @@ uint32_t jit_target_block(struct emit *e, const struct ir_operand *o)
 	return at < e->f->ninsns ? e->f->insns[at].block : e->f->nblocks - 1;
 }
 
-/* A block that looks at the launch's kill flag, then goes to @to. */
+/*
+ * The back-edge @br closes a loop that may wait for other threads: its
+ * body (the blocks from its head to @br's, in program order) reads
+ * memory with an ordered or volatile load or an atomic.
+ */
+static bool loop_may_spin(struct emit *e, const struct ir_insn *br)
+{
+	const struct ir_func *f = e->f;
+	const struct ir_block *head = &f->blocks[jit_target_block(e,
+							      &br->opnd[0])];
+	const struct ir_block *tail = &f->blocks[br->block];
+	for (uint32_t i = head->first; i < tail->first + tail->count; i++) {
+		const struct ir_insn *in = &f->insns[i];
+		bool ld = in->op == OP_LD || in->op == OP_LDU;
+		if (in->op == OP_ATOM || (ld && jit_mem_ordered(in)))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * A block that looks at the flag jit_cta.kill points to (.spin at the
+ * back-edge of a loop that may spin, e->in), then goes to @to; when it
+ * is set, jit_poll() says whether the launch was stopped (then the fault
+ * block) or was a cooperative launch's turn to let another CTA run.
+ */
 LLVMBasicBlockRef jit_kill_check(struct emit *e, LLVMValueRef tid,
 				 LLVMBasicBlockRef to)
 {
 	LLVMBasicBlockRef here = LLVMGetInsertBlock(e->b);
 	LLVMBasicBlockRef chk = new_block(e, "killchk");
 	LLVMBasicBlockRef dead = new_block(e, "killed");
+	bool spin = e->in && e->in->op == OP_BRA && loop_may_spin(e, e->in);
 	LLVMPositionBuilderAtEnd(e->b, chk);
 	LLVMTypeRef i8 = e->scalar[1];
 	LLVMValueRef flag = LLVMBuildLoad2(
-		e->b, i8, load_field(e, offsetof(struct jit_cta, kill), e->p8),
+		e->b, i8, load_field(e, spin ? offsetof(struct jit_cta, spin) :
+					       offsetof(struct jit_cta, kill),
+				     e->p8),
 		"");
 	LLVMSetOrdering(flag, LLVMAtomicOrderingMonotonic);
 	LLVMBuildCondBr(e->b, LLVMBuildICmp(e->b, LLVMIntNE, flag,
@@ -732,11 +787,13 @@ LLVMBasicBlockRef jit_kill_check(struct emit *e, LLVMValueRef tid,
 			dead, to);
 	LLVMPositionBuilderAtEnd(e->b, dead);
 	LLVMTypeRef args[2] = { e->p8, e->scalar[3] };
-	LLVMTypeRef fnty = LLVMFunctionType(LLVMVoidTypeInContext(e->cx), args,
-					    2, false);
+	LLVMTypeRef fnty = LLVMFunctionType(e->scalar[3], args, 2, false);
 	LLVMValueRef av[2] = { e->cta, tid };
-	jit_call_c(e, fnty, JIT_SYM_KILLED, av, 2);
-	LLVMBuildBr(e->b, e->fault_bb);
+	LLVMValueRef stop = jit_call_c(e, fnty, JIT_SYM_POLL, av, 2);
+	LLVMBuildCondBr(e->b, LLVMBuildICmp(e->b, LLVMIntNE, stop,
+					    LLVMConstInt(e->scalar[3], 0, 0),
+					    ""),
+			e->fault_bb, to);
 	LLVMPositionBuilderAtEnd(e->b, here);
 	return chk;
 }
@@ -811,6 +868,22 @@ void jit_barrier_fault_call(struct emit *e, LLVMValueRef tid, unsigned line)
 	LLVMBuildBr(e->b, e->fault_bb);
 }
 
+bool jit_emit_trap(struct emit *e, const struct ir_insn *in,
+		   LLVMValueRef tid)
+{
+	LLVMTypeRef i32 = e->scalar[3];
+	LLVMTypeRef args[4] = { e->p8, i32, i32, i32 };
+	LLVMTypeRef fnty = LLVMFunctionType(LLVMVoidTypeInContext(e->cx), args,
+					    4, false);
+	LLVMValueRef av[4] = { e->cta, tid, LLVMConstInt(i32, in->line, false),
+			       LLVMConstInt(i32, in->op == OP_BRKPT, false) };
+	jit_call_c(e, fnty, JIT_SYM_TRAP, av, 4);
+	LLVMBuildBr(e->b, e->fault_bb);
+	/* what follows in the IR's block is never reached */
+	LLVMPositionBuilderAtEnd(e->b, new_block(e, "after_trap"));
+	return true;
+}
+
 static bool emit_mov(struct emit *e, const struct ir_insn *in)
 {
 	unsigned t = in->ntypes ? in->types[0] : PTX_T_NONE;
@@ -832,6 +905,9 @@ static bool emit_control(struct emit *e, const struct ir_insn *in)
 	case OP_BAR:
 	case OP_BARRIER:
 		return emit_barrier(e, in);
+	case OP_TRAP:
+	case OP_BRKPT:	/* vector form: guarded ones where every lane's holds */
+		return jit_emit_trap(e, in, e->lanes ? e->gtid : e->tid);
 	case OP_MEMBAR:
 	case OP_FENCE:
 		if (in->has_raw || in->mode)
@@ -873,6 +949,8 @@ bool jit_emit_plain(struct emit *e, const struct ir_insn *in)
 	case OP_CNOT: case OP_SHL: case OP_SHR: case OP_POPC: case OP_CLZ:
 	case OP_BREV:
 		return jit_emit_int(e, in);
+	case OP_BFI:
+		return jit_emit_bfi(e, in);
 	case OP_SETP: case OP_SELP:
 		return jit_emit_cmp(e, in);
 	case OP_CVT:
@@ -946,8 +1024,7 @@ static bool emit_blocks(struct emit *e)
 /*
  * A thread that waits for another (spinning on a volatile or acquiring
  * load, or a lock taken with atom.cas/exch) would wait for ever when
- * threads run one after the other: such kernels stay on the
- * interpreter, which switches warps at backward branches.
+ * threads run one after the other and the other is of its own CTA.
  */
 static bool may_wait_for_others(const struct ir_insn *in)
 {
@@ -956,6 +1033,15 @@ static bool may_wait_for_others(const struct ir_insn *in)
 		       (in->sem && in->sem != MOD_WEAK);
 	return in->op == OP_ATOM && (in->mode == MOD_CAS ||
 				     in->mode == MOD_EXCH);
+}
+
+bool jit_kernel_waits(const struct ptx_kernel *k)
+{
+	const struct ir_func *f = k->sym->func;
+	for (uint32_t i = 0; i < f->ninsns; i++)
+		if (may_wait_for_others(&f->insns[i]))
+			return true;
+	return false;
 }
 
 /* Kernels the thread-loop model runs as the interpreter does. */
@@ -971,9 +1057,13 @@ static bool kernel_fits(struct emit *e)
 					   ptx_type_size(t) > 8))
 			return jit_unsupported(e, "vector or 128-bit registers");
 	}
+	/* waits in shared memory are for threads of the CTA: the
+	 * interpreter's; others only in cooperative launches (backend.c) */
 	for (uint32_t i = 0; i < f->ninsns; i++)
-		if (may_wait_for_others(&f->insns[i]))
-			return jit_unsupported(e, "may wait for other threads");
+		if (may_wait_for_others(&f->insns[i]) &&
+		    f->insns[i].space == SPACE_SHARED)
+			return jit_unsupported(e, "may wait for other threads "
+					       "of its CTA");
 	return true;
 }
 

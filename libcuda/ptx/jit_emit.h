@@ -171,8 +171,19 @@ LLVMBasicBlockRef jit_kill_check(struct emit *e, LLVMValueRef tid,
 bool jit_is_cta_barrier(const struct ir_insn *in);
 bool jit_add_resume(struct emit *e, LLVMBasicBlockRef bb, uint32_t at);
 void jit_barrier_fault_call(struct emit *e, LLVMValueRef tid, unsigned line);
+/* trap / brkpt: the fault, by thread @tid (a group's first), then the
+ * fault block. */
+bool jit_emit_trap(struct emit *e, const struct ir_insn *in,
+		   LLVMValueRef tid);
 /* An instruction that is not a guard's branch around it. */
 bool jit_emit_plain(struct emit *e, const struct ir_insn *in);
+/* ld/st .volatile or with a memory order (.relaxed, .acquire, ...):
+ * done each time, in program order (volatile), acquire and release as
+ * fences after and before it (jit_mem_fence). */
+bool jit_mem_ordered(const struct ir_insn *in);
+void jit_mem_fence(struct emit *e, const struct ir_insn *in, bool after);
+/* jit_emit_bits.c */
+bool jit_emit_bfi(struct emit *e, const struct ir_insn *in);
 
 /* ---- the vector form (jit_emit_vec.c, jit_emit_vmem.c) ---- */
 

@@ -241,6 +241,20 @@ static LLVMValueRef elem_ptr(struct emit *e, LLVMValueRef p, unsigned i,
 				LLVMPointerType(it, 0), "");
 }
 
+bool jit_mem_ordered(const struct ir_insn *in)
+{
+	return (in->flags >> FL_VOLATILE & 1) ||
+	       (in->sem && in->sem != MOD_WEAK);
+}
+
+void jit_mem_fence(struct emit *e, const struct ir_insn *in, bool after)
+{
+	if (after && in->sem == MOD_ACQUIRE)
+		LLVMBuildFence(B, LLVMAtomicOrderingAcquire, false, "");
+	else if (!after && in->sem == MOD_RELEASE)
+		LLVMBuildFence(B, LLVMAtomicOrderingRelease, false, "");
+}
+
 static bool emit_ld_st(struct emit *e, const struct ir_insn *in)
 {
 	bool st = in->op == OP_ST;
@@ -255,7 +269,8 @@ static bool emit_ld_st(struct emit *e, const struct ir_insn *in)
 	if (!p)
 		return false;
 	LLVMTypeRef it = LLVMIntTypeInContext(e->cx, size * 8);
-	bool vol = in->flags >> FL_VOLATILE & 1;
+	bool vol = jit_mem_ordered(in);
+	jit_mem_fence(e, in, false);
 	for (unsigned i = 0; i < n; i++) {
 		LLVMValueRef ep = elem_ptr(e, p, i, size, it), v;
 		if (st) {
@@ -277,6 +292,7 @@ static bool emit_ld_st(struct emit *e, const struct ir_insn *in)
 		if (!jit_set_bits(e, &ops[i], v, ptx_type_is_signed(t)))
 			return false;
 	}
+	jit_mem_fence(e, in, true);
 	return true;
 }
 

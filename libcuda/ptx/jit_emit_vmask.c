@@ -42,7 +42,7 @@ static bool shared_load(struct emit *e, const struct ir_insn *in)
 	unsigned t = in->ntypes ? in->types[0] : PTX_T_NONE;
 	unsigned size = ptx_type_size(t);
 	if (in->op != OP_LD || in->nopnds != 2 || in->ntypes != 1 ||
-	    in->vec > 1 || !size || size > 8 || in->flags >> FL_VOLATILE & 1)
+	    in->vec > 1 || !size || size > 8 || jit_mem_ordered(in))
 		return false;
 	if (in->opnd[0].kind != OPND_REG || in->opnd[0].comp ||
 	    e->f->regs[in->opnd[0].reg].type == PTX_T_PRED)

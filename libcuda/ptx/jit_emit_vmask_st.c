@@ -24,7 +24,7 @@ bool jit_vmask_store_fits(const struct ir_insn *in)
 	unsigned t = in->ntypes ? in->types[0] : PTX_T_NONE;
 	unsigned size = ptx_type_size(t);
 	if (in->op != OP_ST || in->nopnds != 2 || in->ntypes != 1 ||
-	    in->vec > 1 || !size || size > 8 || in->flags >> FL_VOLATILE & 1)
+	    in->vec > 1 || !size || size > 8 || jit_mem_ordered(in))
 		return false;
 	return in->space == SPACE_GLOBAL || in->space == SPACE_SHARED ||
 	       in->space == SPACE_NONE;

@@ -432,7 +432,7 @@ bool jit_vmem_read(struct emit *e, const struct ir_insn *in,
 	if (v->n != in->vec || v->n > 4 || v->n == 3)
 		return jit_unsupported(e, "vector");
 	v->it = LLVMIntTypeInContext(e->cx, v->size * 8);
-	v->vol = in->flags >> FL_VOLATILE & 1;
+	v->vol = jit_mem_ordered(in);
 	if (!jit_mem_kind(e, in->space, &v->kind))
 		return false;
 	if (v->kind == MK_PARAM)
@@ -460,7 +460,11 @@ static bool vec_ld_st(struct emit *e, const struct ir_insn *in)
 	if (v.kind == MK_GLOBAL && !v.st && !v.vol)
 		jit_vec_prefetch(e, in, LLVMBuildExtractElement(B, v.off,
 								s32(e, 0), ""));
-	return access_paths(e, &v);
+	jit_mem_fence(e, in, false);
+	if (!access_paths(e, &v))
+		return false;
+	jit_mem_fence(e, in, true);
+	return true;
 }
 
 bool jit_vec_mem(struct emit *e, const struct ir_insn *in)

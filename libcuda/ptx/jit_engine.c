@@ -99,7 +99,8 @@ static const struct {
 	{ JIT_SYM_GLOBAL, (void (*)(void))jit_global },
 	{ JIT_SYM_SHARED_FAULT, (void (*)(void))jit_shared_fault },
 	{ JIT_SYM_BARRIER_FAULT, (void (*)(void))jit_barrier_fault },
-	{ JIT_SYM_KILLED, (void (*)(void))jit_killed },
+	{ JIT_SYM_POLL, (void (*)(void))jit_poll },
+	{ JIT_SYM_TRAP, (void (*)(void))jit_trap },
 	{ JIT_SYM_ATOMIC, (void (*)(void))rt_atomic },
 	{ JIT_SYM_LANES, (void (*)(void))jit_lanes_access },
 	{ "vcuda_sinf", (void (*)(void))sinf },
@@ -515,6 +516,7 @@ bool jit_compile_kernel(struct ptx_kernel *k, char *why, size_t whylen)
 		free(jk);
 		return false;
 	}
+	jk->waits = jit_kernel_waits(k);
 	k->jit = jk;
 	return true;
 }

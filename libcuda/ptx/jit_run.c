@@ -25,11 +25,11 @@ struct jit_worker {
 	uint64_t vstate_cap;
 	uint64_t *dsave;	/* [register][thread] where groups part */
 	uint64_t dsave_cap;
+	struct jit_fibers *fibers;	/* cooperative launches' CTAs */
 };
 
-void jit_worker_free(struct ptx_worker *wk)
+void jit_cta_memory_free(struct jit_worker *j)
 {
-	struct jit_worker *j = wk->jit;
 	if (!j)
 		return;
 	free(j->shared);
@@ -38,7 +38,20 @@ void jit_worker_free(struct ptx_worker *wk)
 	free(j->sites);
 	free(j->vstate);
 	free(j->dsave);
+	jit_fibers_free(j->fibers);
 	free(j);
+}
+
+struct jit_fibers **jit_worker_fibers(struct ptx_worker *wk)
+{
+	if (!wk->jit && !(wk->jit = calloc(1, sizeof(*wk->jit))))
+		return NULL;
+	return &wk->jit->fibers;
+}
+
+void jit_worker_free(struct ptx_worker *wk)
+{
+	jit_cta_memory_free(wk->jit);
 	wk->jit = NULL;
 }
 
@@ -59,14 +72,14 @@ static bool grow(void **p, uint64_t *cap, uint64_t need, size_t elem,
 	return true;
 }
 
-static struct jit_worker *worker_memory(struct ptx_worker *wk,
+static struct jit_worker *worker_memory(struct jit_worker **jp,
 					uint64_t shared, uint32_t shared_align,
 					uint64_t saves, uint32_t threads,
 					uint32_t sites, uint32_t nregs)
 {
-	struct jit_worker *j = wk->jit;
+	struct jit_worker *j = *jp;
 	uint64_t ecap;
-	if (!j && !(j = wk->jit = calloc(1, sizeof(*j))))
+	if (!j && !(j = *jp = calloc(1, sizeof(*j))))
 		return NULL;
 	ecap = j->exited_cap;
 	if (!grow((void **)&j->shared, &j->shared_cap, shared ? shared : 1,
@@ -132,6 +145,16 @@ void jit_barrier_fault(struct jit_cta *c, uint32_t thread, uint32_t line)
 	rt_fault(c->rt, PTX_FAULT_ILLEGAL_INSTRUCTION, thread, 0,
 		 "threads of a CTA wait at different barriers (the JIT "
 		 "needs them to meet; VCUDA_EXECUTOR=interp runs this)");
+	if (first)
+		locate(c, line);
+}
+
+void jit_trap(struct jit_cta *c, uint32_t thread, uint32_t line,
+	      uint32_t brkpt)
+{
+	bool first = !c->rt->faulted;
+	rt_fault(c->rt, PTX_FAULT_TRAP, thread, 0, "%s",
+		 brkpt ? "brkpt" : "trap");
 	if (first)
 		locate(c, line);
 }
@@ -287,10 +310,18 @@ int32_t jit_lanes_access(struct jit_cta *c, uint32_t first, uint32_t lanes,
 	return 0;
 }
 
-void jit_killed(struct jit_cta *c, uint32_t thread)
+int32_t jit_poll(struct jit_cta *c, uint32_t thread)
 {
-	rt_fault(c->rt, PTX_FAULT_KILLED, thread, 0,
-		 "launch stopped: its context faulted or is going away");
+	const atomic_bool *kill = c->rt->launch->kill;
+	if (kill && atomic_load_explicit(kill, memory_order_relaxed)) {
+		rt_fault(c->rt, PTX_FAULT_KILLED, thread, 0,
+			 "launch stopped: its context faulted or is going "
+			 "away");
+		return 1;
+	}
+	/* not stopped: the flag is a cooperative launch's (jit_fiber.c) */
+	jit_fiber_yield();
+	return 0;
 }
 
 /* ---- CTAs ---- */
@@ -316,6 +347,7 @@ static void set_up(struct jit_cta *jc, struct rt_cta *rt,
 	jc->globals = jk->globals;
 	static const atomic_bool never;
 	jc->kill = l->kill ? l->kill : &never;
+	jc->spin = jc->kill;
 	for (uint32_t s = 0; s < jk->nsites; s++) {
 		/* the host harness: any address past 4 KiB; else learnt */
 		j->sites[2 * s] = l->ranges ? 0 : 4096;
@@ -323,8 +355,8 @@ static void set_up(struct jit_cta *jc, struct rt_cta *rt,
 	}
 }
 
-static bool run_cta(struct jit_cta *jc, const struct jit_kernel *jk,
-		    uint64_t linear)
+bool jit_cta_run(struct jit_cta *jc, const struct jit_kernel *jk,
+		 uint64_t linear)
 {
 	const struct ptx_launch *l = jc->rt->launch;
 	jc->ctaid[0] = (uint32_t)(linear % l->grid[0]);
@@ -352,37 +384,47 @@ static bool run_cta(struct jit_cta *jc, const struct jit_kernel *jk,
 	}
 }
 
-bool jit_run_ctas(struct ptx_worker *wk, const struct ptx_launch *launch,
-		  uint64_t first, uint64_t count, struct ptx_fault *fault)
+bool jit_cta_open(struct ptx_worker *wk, const struct ptx_launch *launch,
+		  struct ptx_fault *fault, struct jit_worker **mem,
+		  struct rt_cta *rt, struct jit_cta *jc)
 {
-	if (!launch_is_valid(launch, fault))
-		return false;
-	memset(fault, 0, sizeof(*fault));
 	const struct ptx_kernel *k = launch->kernel;
 	const struct jit_kernel *jk = k->jit;
-	struct rt_cta rt = { .launch = launch, .kernel = k, .worker = wk,
-			     .smid = wk->smid, .fault = fault };
-	rt.nthreads = launch->block[0] * launch->block[1] * launch->block[2];
-	rt.nwarps = (rt.nthreads + WARP_SIZE - 1) / WARP_SIZE;
-	rt.shared_size = launch->dynamic_shared_size ?
-				 k->layout.dyn_shared_offset +
-					 (uint64_t)launch->dynamic_shared_size :
-				 k->info.static_shared_size;
-	struct jit_worker *j = worker_memory(wk, rt.shared_size,
+	*rt = (struct rt_cta){ .launch = launch, .kernel = k, .worker = wk,
+			       .smid = wk->smid, .fault = fault };
+	rt->nthreads = launch->block[0] * launch->block[1] * launch->block[2];
+	rt->nwarps = (rt->nthreads + WARP_SIZE - 1) / WARP_SIZE;
+	rt->shared_size = launch->dynamic_shared_size ?
+				  k->layout.dyn_shared_offset +
+					  (uint64_t)launch->dynamic_shared_size :
+				  k->info.static_shared_size;
+	struct jit_worker *j = worker_memory(mem, rt->shared_size,
 					     k->layout.shared_align,
-					     (uint64_t)rt.nthreads * jk->nregs,
-					     rt.nthreads, jk->nsites,
+					     (uint64_t)rt->nthreads * jk->nregs,
+					     rt->nthreads, jk->nsites,
 					     k->sym->func->nregs);
 	if (!j) {
 		fault->kind = PTX_FAULT_ILLEGAL_INSTRUCTION;
 		strcpy(fault->message, "out of memory for a CTA");
 		return false;
 	}
-	rt.shared = j->shared;
+	rt->shared = j->shared;
+	set_up(jc, rt, launch, j, jk);
+	return true;
+}
+
+bool jit_run_ctas(struct ptx_worker *wk, const struct ptx_launch *launch,
+		  uint64_t first, uint64_t count, struct ptx_fault *fault)
+{
+	if (!launch_is_valid(launch, fault))
+		return false;
+	memset(fault, 0, sizeof(*fault));
+	struct rt_cta rt;
 	struct jit_cta jc;
-	set_up(&jc, &rt, launch, j, jk);
+	if (!jit_cta_open(wk, launch, fault, &wk->jit, &rt, &jc))
+		return false;
 	for (uint64_t i = first; i < first + count; i++)
-		if (!run_cta(&jc, jk, i))
+		if (!jit_cta_run(&jc, launch->kernel->jit, i))
 			return false;
 	return true;
 }

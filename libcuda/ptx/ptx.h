@@ -128,7 +128,8 @@ void ptx_kernel_prepare(const struct ptx_kernel *kernel);
 /*
  * Compiles @kernel for the JIT now, or waits for its compile under way;
  * true when it runs compiled code, false when it runs on the interpreter
- * (VCUDA_EXECUTOR=interp, or the JIT cannot compile it).
+ * (VCUDA_EXECUTOR=interp, or the JIT cannot compile it). A kernel that
+ * may wait for other threads runs compiled in cooperative launches only.
  */
 bool ptx_kernel_compile(const struct ptx_kernel *kernel);
 

@@ -21,7 +21,8 @@
  * Grid-wide sync needs nothing more: cooperative groups implement it in
  * PTX with atomics on the grid workspace and spinning, so a back end only
  * has to let other CTAs run while a thread spins (the interpreter yields
- * at taken backward branches). Texture and surface sampling stay in
+ * at taken backward branches, the JIT's code at back-edges of
+ * cooperative launches, jit_fiber.c). Texture and surface sampling stay in
  * exec_tex.c/exec_surf.c until a compiling back end needs them.
  */
 #ifndef VCUDA_PTX_RT_H

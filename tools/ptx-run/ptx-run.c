@@ -25,7 +25,7 @@ struct options {
 	char **params, **dumps, **saves, **vars;
 	size_t nparams, ndumps, nsaves, nvars;
 	unsigned threads, repeat;
-	bool check, time, print, list, fatbin;
+	bool check, time, print, list, fatbin, coop;
 };
 
 static void usage(void)
@@ -41,6 +41,7 @@ static void usage(void)
 	      "  --var NAME[:FMT[:COUNT]]  dump a module variable after the run\n"
 	      "  --save NAME=PATH   --check (range-checked global accesses)\n"
 	      "  --threads N   --repeat N   --time   --arch N (default 75)\n"
+	      "  --coop (a cooperative launch: grid-wide barriers)\n"
 	      "  --list (kernels)  --print (the parsed IR)  --fatbin (entries)\n",
 	      stderr);
 }
@@ -85,6 +86,7 @@ static bool parse_args(int argc, char **argv, struct options *o,
 		{ "check", 0, 0, 'c' },	  { "time", 0, 0, 'T' },
 		{ "print", 0, 0, 'P' },	  { "list", 0, 0, 'l' },
 		{ "fatbin", 0, 0, 'F' },  { "help", 0, 0, 'h' },
+		{ "coop", 0, 0, 'C' },
 		{ 0, 0, 0, 0 },
 	};
 	int c;
@@ -107,6 +109,7 @@ static bool parse_args(int argc, char **argv, struct options *o,
 		case 'P': o->print = true; break;
 		case 'l': o->list = true; break;
 		case 'F': o->fatbin = true; break;
+		case 'C': o->coop = true; break;
 		default: return false;
 		}
 		if (!ok) {
@@ -125,7 +128,7 @@ static bool parse_args(int argc, char **argv, struct options *o,
 
 struct run_state {
 	const struct ptx_launch *launch;
-	uint64_t total;
+	uint64_t total, batch;	/* CTAs per ptx_run_ctas call */
 	atomic_uint_fast64_t next;
 	atomic_bool failed;
 	struct ptx_fault fault;
@@ -140,11 +143,11 @@ static void *run_worker(void *arg)
 	struct ptx_worker *w = ptx_worker_create();
 	struct ptx_fault fault;
 	while (w && !atomic_load(&s->failed)) {
-		uint64_t first = atomic_fetch_add(&s->next, CTA_BATCH);
+		uint64_t first = atomic_fetch_add(&s->next, s->batch);
 		if (first >= s->total)
 			break;
-		uint64_t n = s->total - first < CTA_BATCH ? s->total - first :
-							    CTA_BATCH;
+		uint64_t n = s->total - first < s->batch ? s->total - first :
+							   s->batch;
 		if (!ptx_run_ctas(w, s->launch, first, n, &fault)) {
 			pthread_mutex_lock(&s->lock);
 			if (!atomic_exchange(&s->failed, true))
@@ -159,8 +162,12 @@ static void *run_worker(void *arg)
 static bool launch(const struct ptx_launch *l, unsigned threads,
 		   struct ptx_fault *fault)
 {
-	struct run_state s = { .launch = l };
+	struct run_state s = { .launch = l, .batch = CTA_BATCH };
 	s.total = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
+	/* cooperative: one range per thread, all running at once */
+	if (l->flags & PTX_LAUNCH_COOPERATIVE)
+		s.batch = (s.total + (threads ? threads : 1) - 1) /
+			  (threads ? threads : 1);
 	pthread_mutex_init(&s.lock, NULL);
 	if (threads <= 1) {
 		run_worker(&s);
@@ -234,6 +241,21 @@ static int run_kernel(struct ptx_program *prog, struct options *o,
 	memcpy(l.block, o->block, sizeof(l.block));
 	if (o->check)
 		l.ranges = buffers_ranges(bufs, &l.range_count);
+	/* the grid workspace grid.sync() counts in (ptx.h) */
+	struct ptx_grid_workspace ws = { .size = sizeof(ws) };
+	if (o->coop && o->check) {
+		fprintf(stderr, "ptx-run: --coop does not go with --check\n");
+		free(params);
+		free((void *)l.ranges);
+		return 1;
+	}
+	if (o->coop) {
+		uint64_t a = (uintptr_t)&ws;
+		l.flags = PTX_LAUNCH_COOPERATIVE;
+		l.sm_count = o->threads > 1 ? o->threads : 1;
+		l.envreg[1] = (uint32_t)(a >> 32);
+		l.envreg[2] = (uint32_t)a;
+	}
 	struct ptx_fault fault;
 	bool ok = true;
 	/* the kernel's code first: --time measures it, not its compile */
