@@ -32,6 +32,10 @@ struct shape_run {
 	unsigned lane_bits;	/* log2 of the group's lanes */
 	bool lockstep;		/* no lane runs a write that others skip */
 	bool changed;
+	/* ir_shapes_compute_regions(): registers whose shapes are fixed
+	 * (NULL: none), blocks whose writes are not in lockstep */
+	const uint64_t *fixed;
+	const bool *masked;
 };
 
 static const struct ir_shape varying = { .kind = SHAPE_VARYING };
@@ -467,7 +471,8 @@ static struct ir_shape result_shape(struct shape_run *r,
 /* Sets register @reg's shape to its join with @v. */
 static void write_reg(struct shape_run *r, uint32_t reg, struct ir_shape v)
 {
-	if (reg >= r->s->nregs)
+	if (reg >= r->s->nregs ||
+	    (r->fixed && r->fixed[reg / 64] >> (reg % 64) & 1))
 		return;
 	struct ir_shape *cur = &r->s->reg[reg];
 	struct ir_shape j = join(*cur, v);
@@ -518,7 +523,8 @@ static void visit(struct shape_run *r, const struct ir_insn *in)
 	if (writes_nothing(in->op) || !in->nopnds)
 		return;
 	struct ir_shape v = result_shape(r, in);
-	if (!r->lockstep && (r->s->divergent[in->block] ||
+	bool lockstep = r->lockstep && !(r->masked && r->masked[in->block]);
+	if (!lockstep && (r->s->divergent[in->block] ||
 			     !guard_uniform(r, in)))
 		v = varying;
 	/* setp's p|q pair: q is the negation, of the same shape */
@@ -714,34 +720,66 @@ static bool seed_initial(struct shape_run *r)
 	return true;
 }
 
+/* The fixpoint of @r (its fixed registers' shapes already in place). */
+static bool solve(struct shape_run *r, unsigned lanes)
+{
+	const struct ir_func *f = r->f;
+	size_t edges = 0;	/* the region walk's stack: one push an edge */
+	for (uint32_t b = 0; b < f->nblocks; b++)
+		edges += f->blocks[b].nsucc;
+	uint32_t *stack = calloc(2 * edges + 1, sizeof(*stack));
+	while ((1u << r->lane_bits) < lanes)
+		r->lane_bits++;
+	if (!stack || !seed_initial(r)) {
+		free(stack);
+		return false;
+	}
+	do {
+		r->changed = false;
+		for (uint32_t i = 0; i < f->ninsns; i++)
+			visit(r, &f->insns[i]);
+		if (!r->changed)
+			mark_divergent(r, stack);
+	} while (r->changed);
+	free(stack);
+	/* never written, never read: uniform (no lane sees it) */
+	for (uint32_t i = 0; i < f->nregs; i++)
+		if (r->s->reg[i].kind == SHAPE_UNDEF)
+			r->s->reg[i] = uniform(64);
+	return true;
+}
+
 struct ir_shapes *ir_shapes_compute(const struct ir_func *f, unsigned lanes,
 				    bool lockstep)
 {
 	struct ir_shapes *s = shapes_alloc(f);
 	struct shape_run r = { .f = f, .s = s, .lockstep = lockstep };
-	size_t edges = 0;	/* the region walk's stack: one push an edge */
-	for (uint32_t b = 0; b < f->nblocks; b++)
-		edges += f->blocks[b].nsucc;
-	uint32_t *stack = calloc(2 * edges + 1, sizeof(*stack));
-	while ((1u << r.lane_bits) < lanes)
-		r.lane_bits++;
-	if (!s || !stack || !seed_initial(&r)) {
-		free(stack);
+	if (s && !solve(&r, lanes)) {
 		ir_shapes_free(s);
 		return NULL;
 	}
-	do {
-		r.changed = false;
-		for (uint32_t i = 0; i < f->ninsns; i++)
-			visit(&r, &f->insns[i]);
-		if (!r.changed)
-			mark_divergent(&r, stack);
-	} while (r.changed);
-	free(stack);
-	/* never written, never read: uniform (no lane sees it) */
-	for (uint32_t i = 0; i < f->nregs; i++)
-		if (s->reg[i].kind == SHAPE_UNDEF)
-			s->reg[i] = uniform(64);
+	return s;
+}
+
+struct ir_shapes *ir_shapes_compute_regions(const struct ir_func *f,
+					    unsigned lanes,
+					    const uint64_t *carried,
+					    const bool *masked)
+{
+	struct ir_shapes *any = ir_shapes_compute(f, lanes, false);
+	struct ir_shapes *s = any ? shapes_alloc(f) : NULL;
+	struct shape_run r = { .f = f, .s = s, .lockstep = true,
+			       .fixed = carried, .masked = masked };
+	bool ok = s != NULL;
+	for (uint32_t i = 0; ok && i < f->nregs; i++)
+		if (bit(carried, i))
+			s->reg[i] = any->reg[i];
+	ok = ok && solve(&r, lanes);
+	ir_shapes_free(any);
+	if (!ok) {
+		ir_shapes_free(s);
+		return NULL;
+	}
 	return s;
 }
 

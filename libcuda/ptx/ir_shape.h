@@ -56,6 +56,19 @@ struct ir_shapes {
  */
 struct ir_shapes *ir_shapes_compute(const struct ir_func *f, unsigned lanes,
 				    bool lockstep);
+/*
+ * The shapes of a form whose lanes run in lockstep within a region (a
+ * barrier interval) but may come to a region's start from code that
+ * did not, as the vector form does: the registers in @carried (a bit
+ * per register: live after some barrier, so restored from what any
+ * code left) take the shapes of the analysis without lockstep; writes
+ * in the blocks marked in @masked (run under a lane mask) are not in
+ * lockstep; all others are. NULL when out of memory.
+ */
+struct ir_shapes *ir_shapes_compute_regions(const struct ir_func *f,
+					    unsigned lanes,
+					    const uint64_t *carried,
+					    const bool *masked);
 void ir_shapes_free(struct ir_shapes *s);
 
 /* The shape of operand @o read as an address or a value: a register's,

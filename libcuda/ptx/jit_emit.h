@@ -66,6 +66,11 @@ struct emit {
 	LLVMBasicBlockRef *dresume;	/* scalar entry before insn i */
 	struct ir_shapes *shapes;	/* registers across a group's lanes */
 	struct jit_stats stats;		/* the vector form's paths, counted */
+	/* groups take turns in a loop (jit_emit_vyield.c): its back edge
+	 * (UINT32_MAX: none); allocas: trips this turn (i32), a group
+	 * yielded this pass, this pass resumes (i1) */
+	uint32_t yield_branch;
+	LLVMValueRef trips, yielded, resuming;
 };
 
 /* Scalar i32 and i64 constants, the vector form's lane indices and
@@ -225,6 +230,28 @@ void jit_vec_rows_gate(struct emit *e, LLVMValueRef rows,
  * (jit_emit_vprefetch.c). */
 void jit_vec_prefetch(struct emit *e, const struct ir_insn *in,
 		      LLVMValueRef lane0);
+
+/* Register @r of the group's lanes to and from @slot of a
+ * [slot][thread] array of i64 (jit_emit_vec.c). */
+void jit_vec_save_lanes(struct emit *e, uint32_t r, LLVMValueRef base,
+			uint32_t slot);
+void jit_vec_restore_lanes(struct emit *e, uint32_t r, LLVMValueRef base,
+			   uint32_t slot);
+
+/* Groups take turns in a streaming loop (jit_emit_vyield.c): picks the
+ * loop and makes its allocas, in the entry block; */
+void jit_vyield_plan(struct emit *e);
+/* the block a back edge @in whose lanes all jump takes instead of @to
+ * (@to itself unless it is that loop's); */
+LLVMBasicBlockRef jit_vyield_back_edge(struct emit *e,
+				       const struct ir_insn *in,
+				       LLVMBasicBlockRef to);
+/* at a group's start: a group that yielded resumes, another goes on to
+ * the next group in a later pass, else on to @fresh; */
+void jit_vyield_dispatch(struct emit *e, LLVMBasicBlockRef fresh);
+/* after the last group: i1, true when another pass must run (NULL when
+ * the kernel has no such loop). */
+LLVMValueRef jit_vyield_another_pass(struct emit *e);
 
 /* Calls @fn (scalar, one argument of @t's element type) per lane. */
 LLVMValueRef jit_vec_call1(struct emit *e, LLVMTypeRef t, const char *fn,

@@ -96,6 +96,19 @@ static void restore_lanes(struct emit *e, uint32_t r, LLVMValueRef base,
 	LLVMBuildStore(B, v, e->regs[r]);
 }
 
+/* For jit_emit_vyield.c: a register's lanes saved and restored. */
+void jit_vec_save_lanes(struct emit *e, uint32_t r, LLVMValueRef base,
+			uint32_t slot)
+{
+	save_lanes(e, r, base, slot);
+}
+
+void jit_vec_restore_lanes(struct emit *e, uint32_t r, LLVMValueRef base,
+			   uint32_t slot)
+{
+	restore_lanes(e, r, base, slot);
+}
+
 /* The group's threads' vstate[] = @state: the scalar loop's orders
  * (written for every whole group, every region); any but 1 leaves it
  * work. */
@@ -176,8 +189,10 @@ static bool vec_branch(struct emit *e, const struct ir_insn *in)
 				      jit_label_block(e, &in->opnd[0]) : NULL;
 	if (!t)
 		return jit_unsupported(e, "branch target");
-	if (in->block >= jit_target_block(e, &in->opnd[0]))
+	if (in->block >= jit_target_block(e, &in->opnd[0])) {
 		t = jit_kill_check(e, e->gtid, t);
+		t = jit_vyield_back_edge(e, in, t);
+	}
 	if (!in->guarded) {
 		LLVMBuildBr(B, t);
 		return true;
@@ -384,6 +399,25 @@ static void group_dispatch(struct emit *e, struct vloop *v)
 	LLVMBuildBr(B, e->blocks[0]);
 }
 
+/* Groups that yielded in a loop (jit_emit_vyield.c) go on: from the
+ * first group again. */
+static void another_pass(struct emit *e, struct vloop *v)
+{
+	LLVMValueRef again = jit_vyield_another_pass(e);
+	if (!again)
+		return;
+	LLVMBasicBlockRef pass = jit_new_block(e, "vpass");
+	LLVMBasicBlockRef fin = jit_new_block(e, "vfin");
+	LLVMBuildCondBr(B, again, pass, fin);
+	LLVMPositionBuilderAtEnd(B, pass);
+	LLVMBuildBr(B, v->head);
+	LLVMValueRef zero = s32(e, 0);
+	LLVMAddIncoming(v->g, &zero, &pass, 1);
+	for (int i = 0; i < 3; i++)
+		LLVMAddIncoming(v->xyz[i], &zero, &pass, 1);
+	LLVMPositionBuilderAtEnd(B, fin);
+}
+
 /* entry -> head (a whole group left?) -> body -> go -> init/restore ->
  * the kernel's blocks -> next -> head; done: ret 0. */
 static void vec_skeleton(struct emit *e, struct vloop *v)
@@ -408,6 +442,7 @@ static void vec_skeleton(struct emit *e, struct vloop *v)
 	jit_lanes(e, 0);
 	e->leftover = LLVMBuildAlloca(B, e->scalar[3], "");
 	LLVMBuildStore(B, s32(e, 0), e->leftover);
+	jit_vyield_plan(e);
 	jit_load_uniforms(e);
 	v->nx = e->ntid[0];
 	v->ny = e->ntid[1];
@@ -431,6 +466,9 @@ static void vec_skeleton(struct emit *e, struct vloop *v)
 			v->body, v->done);
 	LLVMPositionBuilderAtEnd(B, v->body);
 	lane_coordinates(e, v);
+	LLVMBasicBlockRef fresh = jit_new_block(e, "vfresh");
+	jit_vyield_dispatch(e, fresh);
+	LLVMPositionBuilderAtEnd(B, fresh);
 	group_dispatch(e, v);
 	LLVMPositionBuilderAtEnd(B, e->next_bb);
 	LLVMValueRef next[3];
@@ -445,6 +483,7 @@ static void vec_skeleton(struct emit *e, struct vloop *v)
 	}
 	/* 2: the scalar loop has threads to run; 0: none */
 	LLVMPositionBuilderAtEnd(B, v->done);
+	another_pass(e, v);
 	LLVMValueRef tail = LLVMBuildICmp(B, LLVMIntULT, v->g, e->nthreads, "");
 	LLVMValueRef left = LLVMBuildICmp(
 		B, LLVMIntNE, LLVMBuildLoad2(B, e->scalar[3], e->leftover, ""),

@@ -22,28 +22,55 @@ static bool dump_shapes(void)
 	return v && *v && strcmp(v, "0");
 }
 
-/* Some branch skips a piece the vector form runs under a lane mask. */
-static bool has_masked_piece(struct emit *e)
+/* The registers live after some barrier: a region starts with what
+ * the scalar loop may have left in them. */
+static void carried_registers(struct emit *e, uint64_t *carried)
 {
-	for (uint32_t i = 0; i < e->f->ninsns; i++)
-		if (jit_vmask_fits(e, &e->f->insns[i]))
-			return true;
-	return false;
+	const struct ir_func *f = e->f;
+	for (uint32_t i = 0; i < f->ninsns; i++) {
+		if (f->insns[i].op != OP_BAR && f->insns[i].op != OP_BARRIER)
+			continue;
+		for (uint32_t r = 0; r < f->nregs; r++)
+			if (jit_live_after(e->live, i, r))
+				carried[r / 64] |= 1ull << (r % 64);
+	}
+}
+
+/* The blocks a branch skips that run under a lane mask. */
+static void masked_blocks(struct emit *e, bool *masked)
+{
+	const struct ir_func *f = e->f;
+	for (uint32_t i = 0; i < f->ninsns; i++) {
+		const struct ir_insn *in = &f->insns[i];
+		if (!jit_vmask_fits(e, in))
+			continue;
+		uint32_t to = jit_target_block(e, &in->opnd[0]);
+		for (uint32_t b = in->block + 1; b < to && b < f->nblocks; b++)
+			masked[b] = true;
+	}
 }
 
 bool jit_vec_shapes_begin(struct emit *e)
 {
 	/*
 	 * Lockstep: where lanes part ways, the group goes to the scalar
-	 * loop (jit_emit_vec.c's diverge) and never comes back, unless a
-	 * barrier follows: the next region restores what the scalar loop
-	 * computed per thread, so there the shapes are the masked ones.
-	 * So they are where a piece runs under a lane mask
-	 * (jit_emit_vmask.c): its writes keep the other lanes' values.
+	 * loop (jit_emit_vec.c's diverge) and never comes back in that
+	 * region. A later region restores what the scalar loop computed
+	 * per thread: the registers live after a barrier take the shapes
+	 * without lockstep. So do writes in a piece run under a lane mask
+	 * (jit_emit_vmask.c), which keep the other lanes' values.
 	 */
-	bool lockstep = !e->has_barrier && !has_masked_piece(e);
-
-	e->shapes = ir_shapes_compute(e->f, JIT_LANES, lockstep);
+	const struct ir_func *f = e->f;
+	uint64_t *carried = calloc((f->nregs + 63) / 64 + 1, 8);
+	bool *masked = calloc(f->nblocks + 1, sizeof(*masked));
+	if (carried && masked) {
+		carried_registers(e, carried);
+		masked_blocks(e, masked);
+		e->shapes = ir_shapes_compute_regions(f, JIT_LANES, carried,
+						      masked);
+	}
+	free(carried);
+	free(masked);
 	if (!e->shapes)
 		return jit_unsupported(e, "out of memory (shapes)");
 	if (dump_shapes())

@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { NMODES = 3, NCASES = 23, NFAULT_TESTS = NMODES, NFAST = 7,
+enum { NMODES = 3, NCASES = 26, NFAULT_TESTS = NMODES, NFAST = 7,
        NTESTS = NCASES * (NMODES - 1) + NFAULT_TESTS + NFAST };
 
 static const char *const mode_name[NMODES] = { "interpreter", "scalar JIT",
@@ -631,6 +631,74 @@ static const char gridstride_text[] =
 	"\t@%p1 bra $Lloop;\n"
 	"$Ldone:\n\tmul.wide.u32 %rd5, %r5, 4;\n\tadd.s64 %rd6, %rd1, %rd5;\n"
 	"\tst.global.u32 [%rd6], %r8;\n\tret;\n}\n";
+/*
+ * Grid-stride loops whose groups take turns (jit_emit_vyield.c), 16
+ * trips a turn: lanes_turns sums floats (each thread's order of adds must
+ * stay) and counts its trips; n leaves a partial last trip, where a
+ * group parts ways. Element i == k is read 4 KiB further on: for k =
+ * 6700 (CTA 2's thread 44, 35th trip) just past the input, where that
+ * one thread faults, after two turns of every group.
+ * lanes_turns_hist counts bytes with shared atomics whose old values
+ * no one reads (atom and red, add and max), then merges with global
+ * atomics.
+ */
+static const char turns_text[] =
+	".version 7.0\n.target sm_75\n.address_size 64\n"
+	".visible .entry lanes_turns(.param .u64 in, .param .u64 out,\n"
+	"\t.param .u32 n, .param .u32 k)\n{\n"
+	"\t.reg .pred %p<4>;\n\t.reg .f32 %f<4>;\n\t.reg .b32 %r<20>;\n"
+	"\t.reg .b64 %rd<8>;\n\t.shared .align 4 .b8 s[256];\n"
+	"\tld.param.u64 %rd1, [out];\n\tld.param.u64 %rd2, [in];\n"
+	"\tld.param.u32 %r1, [n];\n\tld.param.u32 %r15, [k];\n"
+	"\tcvta.to.global.u64 %rd1, %rd1;\n\tcvta.to.global.u64 %rd2, %rd2;\n"
+	"\tmov.u32 %r2, %tid.x;\n\tmov.u32 %r3, %ntid.x;\n"
+	"\tmov.u32 %r4, %ctaid.x;\n\tmov.u32 %r5, %nctaid.x;\n"
+	"\tmad.lo.s32 %r6, %r4, %r3, %r2;\n\tmul.lo.s32 %r7, %r5, %r3;\n"
+	"\tmov.f32 %f1, 0f00000000;\n\tmov.u32 %r8, 0;\n"
+	"\tsetp.ge.s32 %p1, %r6, %r1;\n\t@%p1 bra $Lend;\n"
+	"$Lloop:\n\tsetp.eq.u32 %p3, %r6, %r15;\n"
+	"\tselp.u32 %r16, 4096, 0, %p3;\n\tcvt.u64.u32 %rd7, %r16;\n"
+	"\tmul.wide.s32 %rd3, %r6, 4;\n\tadd.s64 %rd4, %rd2, %rd3;\n"
+	"\tadd.s64 %rd4, %rd4, %rd7;\n\tld.global.f32 %f2, [%rd4];\n"
+	"\tadd.f32 %f1, %f1, %f2;\n\tadd.s32 %r8, %r8, 1;\n"
+	"\tadd.s32 %r6, %r6, %r7;\n\tsetp.lt.s32 %p2, %r6, %r1;\n"
+	"\t@%p2 bra $Lloop;\n"
+	"$Lend:\n\tshl.b32 %r9, %r2, 2;\n\tmov.u32 %r10, s;\n"
+	"\tadd.s32 %r11, %r10, %r9;\n\tst.shared.f32 [%r11], %f1;\n"
+	"\tbar.sync 0;\n\txor.b32 %r12, %r2, 1;\n\tshl.b32 %r13, %r12, 2;\n"
+	"\tadd.s32 %r13, %r10, %r13;\n\tld.shared.f32 %f3, [%r13];\n"
+	"\tmad.lo.s32 %r14, %r4, %r3, %r2;\n\tmul.wide.u32 %rd5, %r14, 8;\n"
+	"\tadd.s64 %rd6, %rd1, %rd5;\n\tst.global.f32 [%rd6], %f3;\n"
+	"\tst.global.u32 [%rd6+4], %r8;\n\tret;\n}\n"
+	".visible .entry lanes_turns_hist(.param .u64 in, .param .u64 out,\n"
+	"\t.param .u32 n)\n{\n"
+	"\t.reg .pred %p<4>;\n\t.reg .b32 %r<32>;\n\t.reg .b64 %rd<8>;\n"
+	"\t.shared .align 4 .b8 h[512];\n"
+	"\tld.param.u64 %rd1, [out];\n\tld.param.u64 %rd2, [in];\n"
+	"\tld.param.u32 %r1, [n];\n\tcvta.to.global.u64 %rd1, %rd1;\n"
+	"\tcvta.to.global.u64 %rd2, %rd2;\n"
+	"\tmov.u32 %r2, %tid.x;\n\tmov.u32 %r3, %ntid.x;\n"
+	"\tmov.u32 %r4, %ctaid.x;\n\tmov.u32 %r5, %nctaid.x;\n"
+	"\tmov.u32 %r10, h;\n\tshl.b32 %r9, %r2, 2;\n"
+	"\tadd.s32 %r11, %r10, %r9;\n\tmov.u32 %r12, 0;\n"
+	"\tst.shared.u32 [%r11], %r12;\n\tst.shared.u32 [%r11+256], %r12;\n"
+	"\tbar.sync 0;\n"
+	"\tmad.lo.s32 %r6, %r4, %r3, %r2;\n\tmul.lo.s32 %r7, %r5, %r3;\n"
+	"\tsetp.ge.s32 %p1, %r6, %r1;\n\t@%p1 bra $Lend;\n"
+	"$Lloop:\n\tcvt.s64.s32 %rd3, %r6;\n\tadd.s64 %rd4, %rd2, %rd3;\n"
+	"\tld.global.u8 %r13, [%rd4];\n\tand.b32 %r14, %r13, 63;\n"
+	"\tshl.b32 %r15, %r14, 2;\n\tadd.s32 %r16, %r10, %r15;\n"
+	"\tatom.shared.add.u32 %r17, [%r16], 1;\n"
+	"\tred.shared.max.u32 [%r16+256], %r6;\n"
+	"\tadd.s32 %r6, %r6, %r7;\n\tsetp.lt.s32 %p2, %r6, %r1;\n"
+	"\t@%p2 bra $Lloop;\n"
+	"$Lend:\n\tbar.sync 0;\n\tmul.wide.u32 %rd5, %r2, 4;\n"
+	"\tadd.s64 %rd6, %rd1, %rd5;\n\tld.shared.u32 %r18, [%r11];\n"
+	"\tatom.global.add.u32 %r19, [%rd6], %r18;\n"
+	"\tld.shared.u32 %r20, [%r11+256];\n"
+	"\tmad.lo.s32 %r21, %r4, %r3, %r2;\n\tmul.wide.u32 %rd7, %r21, 4;\n"
+	"\tadd.s64 %rd7, %rd1, %rd7;\n\tst.global.u32 [%rd7+256], %r20;\n"
+	"\tret;\n}\n";
 
 /* A load at an address that is the same in a row of 16 threads and
  * outside memory from the second row on: the fault names (0, 1, 0). */
@@ -760,7 +828,7 @@ int main(void)
 	char *text = (char *)corpus_file("jit_lanes.sm75.ptx", &len);
 	if (!text)
 		tap_diag("jit_lanes.sm75.ptx: not in the corpus");
-	enum { N = 300, B = 100 };
+	enum { N = 300, B = 100, TURNS_N = 192 * 40 + 37 };
 	struct lanes_case cases[NCASES] = {
 		{ text, "jit_lanes.sm75.ptx", "lanes_diverge",
 		  { .grid = { 3 }, .block = { B } }, 5,
@@ -820,6 +888,19 @@ int main(void)
 		{ gridstride_text, "gridstride.ptx", "lanes_gridstride",
 		  { .grid = { 2 }, .block = { 64 } }, 3, { 4 * 128, 4 * 1000, 0 },
 		  { [2] = 1000 }, { [0] = true }, fill_ints, false },
+		{ turns_text, "turns.ptx", "lanes_turns",
+		  { .grid = { 3 }, .block = { 64 } }, 4,
+		  { 4 * TURNS_N, 8 * 192, 0, 0 }, { [2] = TURNS_N, [3] = ~0u },
+		  { [1] = true }, fill_mixed, false },
+		{ turns_text, "turns.ptx", "lanes_turns",
+		  { .grid = { 3 }, .block = { 64 } }, 4,
+		  { 4 * TURNS_N, 8 * 192, 0, 0 },
+		  { [2] = TURNS_N, [3] = 6700 }, { [1] = true },
+		  fill_mixed, true },
+		{ turns_text, "turns.ptx", "lanes_turns_hist",
+		  { .grid = { 3 }, .block = { 64 } }, 3,
+		  { 4 * TURNS_N, 4 * (64 + 192), 0 }, { [2] = 4 * TURNS_N - 3 },
+		  { [1] = true }, fill_bytes, false },
 	};
 	for (int i = 0; i < NCASES; i++)
 		if (cases[i].text)
