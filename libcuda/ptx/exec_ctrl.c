@@ -17,7 +17,7 @@ static inline const struct xinsn *backward(struct warp *w,
 {
 	if (--w->budget)
 		return next;
-	w->budget = BRANCH_BUDGET;
+	w->budget = w->cta->branch_budget;
 	w->ip = next;
 	return NULL;
 }

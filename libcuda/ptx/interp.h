@@ -48,6 +48,11 @@
 #define LANE_BYTES (WARP_SIZE * sizeof(uint64_t))
 /* Taken backward branches before a warp yields to the others. */
 #define BRANCH_BUDGET (1u << 14)
+/* The same where a worker interleaves several CTAs of a cooperative
+ * grid: a CTA spinning at a grid barrier waits for CTAs of the same
+ * worker, so it yields soon (at 1 << 14, each grid sync of 32 CTAs on
+ * one worker spun about 2.5 million instructions). */
+#define COOP_BRANCH_BUDGET 64u
 
 /* xref bases */
 enum { SEL_FRAME = 0, SEL_SREG = 1, SEL_ABS = 2 };
@@ -289,6 +294,7 @@ struct cta {
 	const struct ptx_mem_range *range_hint[RANGE_HINTS];
 	struct rt_barrier bars[RT_MAX_BARRIERS];
 	uint32_t live_warps;
+	uint32_t branch_budget;	/* BRANCH_BUDGET or COOP_BRANCH_BUDGET */
 	bool located;		/* the fault message names its instruction */
 };
 

@@ -193,7 +193,24 @@ static bool engine_start(char *why, size_t len)
  */
 #define JIT_MAX_INSTRUCTIONS 20000
 
-static bool small_enough(LLVMModuleRef mod, char *why, size_t len)
+/*
+ * The SLP vectoriser's cost model is quadratic in a basic block's size
+ * (BoUpSLP::getSpillCost walks the block for each tree it tries), and
+ * the vector form's blocks grow large once optimisation merges them:
+ * numba-cuda's test_vector_type kernels (straight-line code, 500 PTX
+ * lines, 9,400 LLVM instructions in the vector form) spent 20 s of CPU
+ * compiling, most of it there, where the scalar form took 0.8 s. Past
+ * this many instructions a module's functions are kept from it.
+ */
+#define JIT_SLP_MAX_INSTRUCTIONS 4000
+
+static bool debug_enabled(void)
+{
+	const char *v = getenv("VCUDA_DEBUG");
+	return v && *v && strcmp(v, "0");
+}
+
+static unsigned long instruction_count(LLVMModuleRef mod)
 {
 	unsigned long n = 0;
 
@@ -204,6 +221,36 @@ static bool small_enough(LLVMModuleRef mod, char *why, size_t len)
 			for (LLVMValueRef i = LLVMGetFirstInstruction(b); i;
 			     i = LLVMGetNextInstruction(i))
 				n++;
+	return n;
+}
+
+/*
+ * Keeps the SLP vectoriser off @mod's functions. LLVM 14's default<O3>
+ * runs it even when the pass builder's options say no; it skips
+ * functions marked noimplicitfloat (as does the loop vectoriser; code
+ * the JIT writes with vectors keeps them).
+ */
+static void keep_from_slp(LLVMModuleRef mod, const struct ptx_kernel *k,
+			  unsigned long n)
+{
+	LLVMContextRef ctx = LLVMGetModuleContext(mod);
+	unsigned kind = LLVMGetEnumAttributeKindForName("noimplicitfloat",
+							15);
+	LLVMAttributeRef attr = LLVMCreateEnumAttribute(ctx, kind, 0);
+
+	for (LLVMValueRef f = LLVMGetFirstFunction(mod); f;
+	     f = LLVMGetNextFunction(f))
+		if (LLVMGetFirstBasicBlock(f))
+			LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
+						attr);
+	if (debug_enabled())
+		fprintf(stderr, "vcuda: kernel %s compiles without the SLP "
+			"vectoriser (%lu LLVM instructions, more than %d)\n",
+			k->sym->name, n, JIT_SLP_MAX_INSTRUCTIONS);
+}
+
+static bool small_enough(unsigned long n, char *why, size_t len)
+{
 	if (n <= JIT_MAX_INSTRUCTIONS)
 		return true;
 	snprintf(why, len, "too large to compile quickly (%lu LLVM "
@@ -248,7 +295,10 @@ static LLVMModuleRef build_module(struct ptx_kernel *k, LLVMContextRef ctx,
 		ok = false;
 	}
 	LLVMDisposeMessage(verr);
-	ok = ok && small_enough(mod, why, len) && optimise(mod, tm, why, len);
+	unsigned long n = ok ? instruction_count(mod) : 0;
+	if (ok && n > JIT_SLP_MAX_INSTRUCTIONS)
+		keep_from_slp(mod, k, n);
+	ok = ok && small_enough(n, why, len) && optimise(mod, tm, why, len);
 	if (ok && getenv("VCUDA_JIT_DUMP_IR"))	/* debugging the JIT */
 		LLVMDumpModule(mod);
 	if (!ok) {

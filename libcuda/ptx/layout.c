@@ -6,6 +6,7 @@
  * back end reads; nothing here depends on how code is executed.
  */
 #include "program.h"
+#include "reg_estimate.h"
 
 #include <stdlib.h>
 
@@ -230,12 +231,9 @@ static void fill_info(struct ptx_kernel *k)
 	else if (f->reqntid[0])
 		info->max_threads = f->reqntid[0] * f->reqntid[1] *
 				    f->reqntid[2];
-	uint32_t data_regs = 0;
-	for (uint32_t i = 0; i < f->nregs; i++)
-		data_regs += f->regs[i].type != PTX_T_PRED;
+	uint32_t regs = reg_estimate_live(k) + REG_ESTIMATE_OVERHEAD;
 	uint32_t limit = register_limit(f, info->max_threads);
-	info->num_regs = data_regs > limit ? limit : data_regs < 16 ? 16 :
-								   data_regs;
+	info->num_regs = regs > limit ? limit : regs < 16 ? 16 : regs;
 }
 
 /* ---- frames ---- */
@@ -347,9 +345,7 @@ static void walk_callee(struct stack_walk *s, struct frame_layout *fl,
 		fl->stack_size = fl->local_size + cl->stack_size;
 }
 
-/* The target of a call: a defined function, or NULL (indirect calls and
- * builtins). */
-static struct ir_sym *direct_callee(const struct ir_insn *in, bool *indirect)
+struct ir_sym *layout_direct_callee(const struct ir_insn *in, bool *indirect)
 {
 	unsigned t = in->nopnds && in->opnd[0].kind == OPND_LIST ? 1 : 0;
 	*indirect = false;
@@ -377,7 +373,8 @@ static void walk_stack(struct stack_walk *s, struct ir_sym *fn)
 		if (f->insns[i].op != OP_CALL)
 			continue;
 		bool indirect;
-		struct ir_sym *callee = direct_callee(&f->insns[i], &indirect);
+		struct ir_sym *callee = layout_direct_callee(&f->insns[i],
+							     &indirect);
 		if (callee)
 			walk_callee(s, fl, callee);
 		for (uint32_t r = 0; indirect && r < s->lay->nreach; r++)

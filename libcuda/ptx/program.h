@@ -139,6 +139,10 @@ bool layout_kernel(struct ptx_kernel *k, struct msgbuf *log, int *status);
 bool layout_offset(const struct ptx_kernel *k, const struct ir_sym *s,
 		   uint64_t *offset);
 
+/* The target of call @in: a defined function, or NULL (builtins, and
+ * indirect calls, which set @indirect). */
+struct ir_sym *layout_direct_callee(const struct ir_insn *in, bool *indirect);
+
 /* The frame of function @fn in @k, or NULL when @k cannot reach it. */
 const struct frame_layout *layout_frame(const struct ptx_kernel *k,
 					const struct ir_sym *fn);

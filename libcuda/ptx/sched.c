@@ -237,7 +237,7 @@ static void init_warp(struct cta *cta, struct warp *w, uint32_t index)
 	w->live = n >= WARP_SIZE ? FULL_MASK : (1u << n) - 1;
 	w->active = w->live;
 	w->state = WARP_RUNNABLE;
-	w->budget = BRANCH_BUDGET;
+	w->budget = cta->branch_budget;
 	w->cc = 0;
 	w->depth = 0;
 	w->calls = 0;
@@ -376,9 +376,10 @@ static bool run_cta(struct cta *cta)
 	return cta_deadlocked(cta);
 }
 
-static void start_cta(struct cta *cta, uint64_t linear)
+static void start_cta(struct cta *cta, uint64_t linear, uint32_t budget)
 {
 	cta_coords(cta->rt.launch, linear, cta->rt.ctaid);
+	cta->branch_budget = budget;
 	cta->rt.faulted = false;
 	cta->located = false;
 	cta->live_warps = cta->rt.nwarps;
@@ -457,8 +458,9 @@ static bool run_resident(struct ptx_worker *wk, uint64_t first,
 			 uint64_t count)
 {
 	uint64_t live = count;
+	uint32_t budget = count > 1 ? COOP_BRANCH_BUDGET : BRANCH_BUDGET;
 	for (uint64_t i = 0; i < count; i++)
-		start_cta(&wk->slots[i].cta, first + i);
+		start_cta(&wk->slots[i].cta, first + i, budget);
 	bool *done = calloc(count, sizeof(bool));
 	if (!done)
 		return setup_fault(wk->slots[0].cta.rt.fault, "CTAs", count);
@@ -499,7 +501,7 @@ bool interp_run_ctas(struct ptx_worker *wk, const struct ptx_launch *launch,
 		return run_resident(wk, first, count);
 	struct cta *cta = &wk->slots[0].cta;
 	for (uint64_t i = first; i < first + count; i++) {
-		start_cta(cta, i);
+		start_cta(cta, i, BRANCH_BUDGET);
 		if (!run_cta(cta))
 			return false;
 	}
