@@ -71,6 +71,9 @@ struct emit {
 	 * yielded this pass, this pass resumes (i1) */
 	uint32_t yield_branch;
 	LLVMValueRef trips, yielded, resuming;
+	/* the stretch being emitted with its shared checks proven
+	 * (jit_emit_vproof.c); NULL: every access checks */
+	const struct jit_vproof *proof;
 };
 
 /* Scalar i32 and i64 constants, the vector form's lane indices and
@@ -224,6 +227,24 @@ LLVMValueRef jit_vec_uniform_guard(struct emit *e, const struct ir_insn *in,
  * thread is left to the scalar loop. */
 void jit_vec_rows_gate(struct emit *e, LLVMValueRef rows,
 		       LLVMBasicBlockRef go);
+
+/* Shared bounds checks proven once per stretch (jit_emit_vproof.c). */
+struct jit_vproof;
+/* Where the stretch from @first ends: a barrier, else @block_end. */
+uint32_t jit_vproof_stretch_end(const struct ir_func *f, uint32_t first,
+				uint32_t block_end);
+/* The proof for the stretch [@first, @end), its test made at
+ * jit_vproof_first() (the stretch's start, or after the last write of
+ * a base register it covers); NULL when too few accesses would go
+ * unchecked (or out of memory). */
+struct jit_vproof *jit_vproof_plan(struct emit *e, uint32_t first,
+				   uint32_t end);
+uint32_t jit_vproof_first(const struct jit_vproof *p);
+/* i1: the test that lets the stretch skip the covered accesses' checks. */
+LLVMValueRef jit_vproof_test(struct emit *e, const struct jit_vproof *p);
+/* e->proof holds and covers the shared access @in: no check needed. */
+bool jit_vproof_covers(const struct emit *e, const struct ir_insn *in);
+void jit_vproof_free(struct jit_vproof *p);
 
 /* Prefetches ahead of the global load @in in a loop, whose lane 0
  * reads at @lane0 (i64), by the step it took since it last ran

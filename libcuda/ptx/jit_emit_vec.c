@@ -309,26 +309,83 @@ static bool ends_block(const struct ir_insn *in)
 				in->op == OP_EXIT);
 }
 
+/* Instructions [@from, @to) of block @bi; at the block's end, on to
+ * the next block (or the group's exit) unless the last one branched. */
+static bool vec_run(struct emit *e, uint32_t bi, uint32_t from, uint32_t to)
+{
+	const struct ir_func *f = e->f;
+	const struct ir_block *blk = &f->blocks[bi];
+	bool ended = false;
+	for (uint32_t i = from; i < to; i++) {
+		const struct ir_insn *in = &f->insns[i];
+		if (!vec_insn(e, in))
+			return false;
+		ended = ends_block(in);
+	}
+	e->in = NULL;
+	if (to < blk->first + blk->count || ended)
+		return true;
+	if (bi + 1 < f->nblocks)
+		LLVMBuildBr(B, e->blocks[bi + 1]);
+	else
+		exit_group(e);
+	return true;
+}
+
+/* The stretch [@from, @to) of block @bi (up to a barrier or the block's
+ * end); from its test on, twice where the test lets one copy skip its
+ * shared accesses' checks (jit_emit_vproof.c), the other keeping them. */
+static bool vec_stretch(struct emit *e, uint32_t bi, uint32_t from,
+			uint32_t to)
+{
+	struct jit_vproof *p = jit_vproof_plan(e, from, to);
+	if (!p)
+		return vec_run(e, bi, from, to);
+	if (!vec_run(e, bi, from, jit_vproof_first(p))) {	/* once */
+		jit_vproof_free(p);
+		return false;
+	}
+	from = jit_vproof_first(p);
+	const struct ir_block *blk = &e->f->blocks[bi];
+	bool at_end = to == blk->first + blk->count;
+	LLVMBasicBlockRef fast = jit_new_block(e, "vproven");
+	LLVMBasicBlockRef slow = jit_new_block(e, "vchecked");
+	LLVMBasicBlockRef join = at_end ? NULL : jit_new_block(e, "vstretch");
+	LLVMBuildCondBr(B, jit_vproof_test(e, p), fast, slow);
+	LLVMPositionBuilderAtEnd(B, fast);
+	e->proof = p;
+	bool ok = vec_run(e, bi, from, to);
+	e->proof = NULL;
+	if (ok && join)
+		LLVMBuildBr(B, join);
+	LLVMPositionBuilderAtEnd(B, slow);
+	ok = ok && vec_run(e, bi, from, to);
+	if (ok && join) {
+		LLVMBuildBr(B, join);
+		LLVMPositionBuilderAtEnd(B, join);
+	}
+	jit_vproof_free(p);
+	return ok;
+}
+
+/* Each block as its stretches, with the barriers between them. */
 static bool vec_blocks(struct emit *e)
 {
 	const struct ir_func *f = e->f;
 	for (uint32_t bi = 0; bi < f->nblocks; bi++) {
 		const struct ir_block *blk = &f->blocks[bi];
-		bool ended = false;
+		uint32_t end = blk->first + blk->count;
 		LLVMPositionBuilderAtEnd(B, e->blocks[bi]);
-		for (uint32_t i = 0; i < blk->count; i++) {
-			const struct ir_insn *in = &f->insns[blk->first + i];
-			if (!vec_insn(e, in))
+		for (uint32_t i = blk->first;;) {
+			uint32_t to = jit_vproof_stretch_end(f, i, end);
+			if (!vec_stretch(e, bi, i, to))
 				return false;
-			ended = ends_block(in);
+			if (to == end)
+				break;
+			if (!vec_insn(e, &f->insns[to]))	/* a barrier */
+				return false;
+			i = to + 1;
 		}
-		e->in = NULL;
-		if (ended)
-			continue;
-		if (bi + 1 < f->nblocks)
-			LLVMBuildBr(B, e->blocks[bi + 1]);
-		else
-			exit_group(e);
 	}
 	return true;
 }

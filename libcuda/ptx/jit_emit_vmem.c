@@ -31,10 +31,17 @@ static LLVMValueRef all_of(struct emit *e, LLVMValueRef v)
 	return jit_intrinsic(e, "llvm.vector.reduce.and", &t, 1, &v, 1);
 }
 
-/* The host pointer of lane @lane (scalar i32 thread @tid) at @a. */
+/* The host pointer of lane @lane (scalar i32 thread @tid) at @a;
+ * unchecked where the stretch's proof covers the access. */
 static LLVMValueRef lane_ptr(struct emit *e, struct vaccess *v,
 			     LLVMValueRef a, LLVMValueRef tid, bool write)
 {
+	if (v->kind == MK_SHARED && jit_vproof_covers(e, v->in)) {
+		LLVMValueRef off = LLVMBuildAnd(
+			B, a, LLVMConstInt(e->scalar[4], 0xffffffffu, false),
+			"");
+		return LLVMBuildGEP2(B, e->scalar[1], e->shared, &off, 1, "");
+	}
 	LLVMValueRef save = e->tid;
 	e->tid = tid;
 	jit_lanes(e, 0);
@@ -182,6 +189,8 @@ LLVMValueRef jit_vmem_ends_ok(struct emit *e, struct vaccess *v,
 			      int64_t last)
 {
 	LLVMValueRef lo = s64(e, 0), len = e->shared_size;
+	if (v->kind == MK_SHARED && jit_vproof_covers(e, v->in))
+		return LLVMConstInt(e->scalar[0], 1, false);
 	if (v->kind == MK_GLOBAL) {
 		lo = LLVMBuildLoad2(B, e->scalar[4], v->site.lo_slot, "");
 		len = LLVMBuildLoad2(B, e->scalar[4], v->site.len_slot, "");

@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { NMODES = 3, NCASES = 26, NFAULT_TESTS = NMODES, NFAST = 7,
+enum { NMODES = 3, NCASES = 28, NFAULT_TESTS = NMODES, NFAST = 7,
        NTESTS = NCASES * (NMODES - 1) + NFAULT_TESTS + NFAST };
 
 static const char *const mode_name[NMODES] = { "interpreter", "scalar JIT",
@@ -700,6 +700,102 @@ static const char turns_text[] =
 	"\tadd.s64 %rd7, %rd1, %rd7;\n\tst.global.u32 [%rd7+256], %r20;\n"
 	"\tret;\n}\n";
 
+/*
+ * Shared accesses whose checks one test at a stretch's start stands for
+ * (jit_emit_vproof.c). lanes_proof: a tiled product's loads off a base
+ * the same in every lane (a row of ta) and one strided by 4 (a column
+ * of tb), .v2 and a lower offset among them, a store, fma and mul then
+ * add; after a barrier, a base whose low 32 bits wrap past 2^32 with
+ * its offsets (the test fails, the checked copy reads ta[0..3]); after
+ * another, loads out of range in the rows whose guard skips them.
+ * lanes_proof_fault: rows 640 bytes apart in 2 KiB: the third load of
+ * thread (0, 3) is the first out of range.
+ */
+static const char proof_text[] =
+	".version 7.0\n.target sm_75\n.address_size 64\n"
+	".visible .entry lanes_proof(.param .u64 out, .param .u64 in,\n"
+	"\t.param .u32 k)\n{\n"
+	"\t.reg .pred %p<2>;\n\t.reg .b32 %r<40>;\n\t.reg .f32 %f<12>;\n"
+	"\t.reg .b64 %rd<12>;\n"
+	"\t.shared .align 16 .b8 ta[1024];\n"
+	"\t.shared .align 16 .b8 tb[1024];\n"
+	"\tld.param.u64 %rd1, [out];\n\tld.param.u64 %rd2, [in];\n"
+	"\tld.param.u32 %r1, [k];\n\tcvta.to.global.u64 %rd1, %rd1;\n"
+	"\tcvta.to.global.u64 %rd2, %rd2;\n\tmov.u32 %r2, %tid.x;\n"
+	"\tmov.u32 %r3, %tid.y;\n\tmov.u32 %r4, %ctaid.x;\n"
+	"\tshl.b32 %r5, %r3, 4;\n\tadd.s32 %r6, %r5, %r2;\n"
+	"\tshl.b32 %r7, %r4, 6;\n\tadd.s32 %r8, %r7, %r6;\n"
+	"\tmul.wide.u32 %rd3, %r8, 4;\n\tadd.s64 %rd4, %rd2, %rd3;\n"
+	"\tld.global.u32 %r9, [%rd4];\n\tld.global.u32 %r10, [%rd4+512];\n"
+	"\tcvt.rn.f32.s32 %f1, %r9;\n\tcvt.rn.f32.s32 %f2, %r10;\n"
+	"\tmul.f32 %f1, %f1, 0f3DCCCCCD;\n"
+	"\tshl.b32 %r11, %r6, 2;\n\tmov.u32 %r12, ta;\n"
+	"\tadd.s32 %r13, %r12, %r11;\n\tst.shared.f32 [%r13], %f1;\n"
+	"\tmov.u32 %r14, tb;\n\tadd.s32 %r15, %r14, %r11;\n"
+	"\tst.shared.f32 [%r15], %f2;\n\tst.shared.u32 [%r13+256], %r9;\n"
+	"\tst.shared.u32 [%r15+256], %r10;\n"
+	"\tbar.sync 0;\n"
+	"\tshl.b32 %r16, %r3, 6;\n\tadd.s32 %r17, %r12, %r16;\n"
+	"\tshl.b32 %r18, %r2, 2;\n\tadd.s32 %r19, %r14, %r18;\n"
+	"\tld.shared.f32 %f3, [%r17];\n\tld.shared.f32 %f4, [%r19];\n"
+	"\tfma.rn.f32 %f5, %f3, %f4, %f1;\n"
+	"\tld.shared.f32 %f6, [%r17+4];\n\tld.shared.f32 %f7, [%r19+64];\n"
+	"\tmul.rn.f32 %f8, %f6, %f7;\n\tadd.rn.f32 %f5, %f5, %f8;\n"
+	"\tld.shared.f32 %f6, [%r17+8];\n\tld.shared.f32 %f7, [%r19+128];\n"
+	"\tfma.rn.f32 %f5, %f6, %f7, %f5;\n"
+	"\tld.shared.f32 %f6, [%r17+12];\n\tld.shared.f32 %f7, [%r19+192];\n"
+	"\tmul.rn.f32 %f8, %f6, %f7;\n\tadd.rn.f32 %f5, %f5, %f8;\n"
+	"\tld.shared.v2.u32 {%r20, %r21}, [%r17+256];\n"
+	"\tld.shared.u32 %r22, [%r19+252];\n"
+	"\tadd.s32 %r23, %r20, %r21;\n\tadd.s32 %r23, %r23, %r22;\n"
+	"\tst.shared.f32 [%r13+512], %f5;\n"
+	"\tbar.sync 0;\n"
+	"\tadd.s32 %r24, %r12, -4096;\n"
+	"\tld.shared.u32 %r25, [%r24+4096];\n"
+	"\tld.shared.u32 %r26, [%r24+4100];\n"
+	"\tld.shared.u32 %r27, [%r24+4104];\n"
+	"\tld.shared.f32 %f9, [%r13+512];\n"
+	"\tld.shared.u32 %r28, [%r24+4108];\n"
+	"\txor.b32 %r25, %r25, %r26;\n\tadd.s32 %r25, %r25, %r27;\n"
+	"\txor.b32 %r25, %r25, %r28;\n"
+	"\tbar.sync 0;\n"
+	"\tsetp.ge.u32 %p1, %r3, %r1;\n"
+	"\tshl.b32 %r29, %r3, 10;\n\tadd.s32 %r30, %r14, %r29;\n"
+	"\tmov.u32 %r31, 7;\n\tmov.u32 %r32, 7;\n"
+	"\t@!%p1 ld.shared.u32 %r31, [%r30];\n"
+	"\t@!%p1 ld.shared.u32 %r32, [%r30+4];\n"
+	"\t@!%p1 ld.shared.u32 %r33, [%r30+8];\n"
+	"\t@!%p1 ld.shared.u32 %r34, [%r30+12];\n"
+	"\tadd.s32 %r31, %r31, %r32;\n"
+	"\tadd.s64 %rd5, %rd1, %rd3;\n\tst.global.f32 [%rd5], %f5;\n"
+	"\tst.global.u32 [%rd5+512], %r23;\n"
+	"\tst.global.u32 [%rd5+1024], %r25;\n"
+	"\tst.global.u32 [%rd5+1536], %r31;\n"
+	"\tst.global.f32 [%rd5+2048], %f9;\n"
+	"\tret;\n}\n"
+	".visible .entry lanes_proof_fault(.param .u64 out, .param .u64 in,\n"
+	"\t.param .u32 k)\n{\n"
+	"\t.reg .b32 %r<40>;\n\t.reg .b64 %rd<8>;\n"
+	"\t.shared .align 16 .b8 ta[2048];\n"
+	"\tld.param.u64 %rd1, [out];\n\tmov.u32 %r2, %tid.x;\n"
+	"\tmov.u32 %r3, %tid.y;\n\tmov.u32 %r12, ta;\n"
+	"\tmul.lo.s32 %r16, %r3, 640;\n\tadd.s32 %r17, %r12, %r16;\n"
+	"\tshl.b32 %r18, %r2, 2;\n\tadd.s32 %r19, %r17, %r18;\n"
+	"\tld.shared.u32 %r20, [%r19];\n\tld.shared.u32 %r21, [%r19+64];\n"
+	"\tld.shared.u32 %r22, [%r19+128];\n"
+	"\tld.shared.u32 %r23, [%r19+192];\n"
+	"\tadd.s32 %r20, %r20, %r21;\n\tadd.s32 %r20, %r20, %r22;\n"
+	"\tadd.s32 %r20, %r20, %r23;\n"
+	"\tshl.b32 %r5, %r3, 4;\n\tadd.s32 %r6, %r5, %r2;\n"
+	"\tmul.wide.u32 %rd3, %r6, 4;\n\tcvta.to.global.u64 %rd1, %rd1;\n"
+	"\tadd.s64 %rd5, %rd1, %rd3;\n\tst.global.u32 [%rd5], %r20;\n"
+	"\tret;\n}\n";
+
+#define PROOF_CASE(name, fault) \
+	{ proof_text, "proof.ptx", name, \
+	  { .grid = { 2 }, .block = { 16, 4, 1 } }, 3, { 2560, 1024, 0 }, \
+	  { [2] = 1 }, { [0] = true }, fill_ints, fault }
+
 /* A load at an address that is the same in a row of 16 threads and
  * outside memory from the second row on: the fault names (0, 1, 0). */
 static const char fault_text[] =
@@ -901,6 +997,8 @@ int main(void)
 		  { .grid = { 3 }, .block = { 64 } }, 3,
 		  { 4 * TURNS_N, 4 * (64 + 192), 0 }, { [2] = 4 * TURNS_N - 3 },
 		  { [1] = true }, fill_bytes, false },
+		PROOF_CASE("lanes_proof", false),
+		PROOF_CASE("lanes_proof_fault", true),
 	};
 	for (int i = 0; i < NCASES; i++)
 		if (cases[i].text)
