@@ -10,6 +10,7 @@
  */
 #include "ir_shape.h"
 #include "lanes.h"
+#include "whole_access.h"
 
 /* ---- address checks: the run-time helpers, located on failure ---- */
 
@@ -94,6 +95,27 @@ static inline void store(uint8_t *p, unsigned size, uint64_t v)
 	}
 }
 
+/* A vector's @n elements of @size bytes at @p into lane @l of the
+ * registers @d, read in one access (whole_access.h). */
+static inline void load_elems(const uint8_t *p, unsigned size, unsigned n,
+			      bool sign, uint64_t *const *d, uint32_t l)
+{
+	uint8_t buf[WHOLE_MAX] __attribute__((aligned(16)));
+	whole_read(p, size * n, buf);
+	for (unsigned i = 0; i < n; i++)
+		d[i][l] = load(buf + i * size, size, sign);
+}
+
+/* Lane @l of the registers @s as one vector, written in one access. */
+static inline void store_elems(uint8_t *p, unsigned size, unsigned n,
+			       const uint64_t *const *s, uint32_t l)
+{
+	uint8_t buf[WHOLE_MAX] __attribute__((aligned(16)));
+	for (unsigned i = 0; i < n; i++)
+		store(buf + i * size, size, s[i][l]);
+	whole_write(p, size * n, buf);
+}
+
 static inline uint64_t base_offset(const struct warp *w,
 				   const struct xinsn *ip)
 {
@@ -120,8 +142,7 @@ ld_each(struct warp *w, const struct xinsn *ip, enum xspace sp, uint32_t m)
 				      false);
 		if (!p)
 			return NULL;
-		for (unsigned i = 0; i < n; i++)
-			d[i][l] = load(p + i * size, size, ip->mode);
+		load_elems(p, size, n, ip->mode, d, l);
 	}
 	return ip + 1;
 }
@@ -141,8 +162,7 @@ st_each(struct warp *w, const struct xinsn *ip, enum xspace sp, uint32_t m)
 				      true);
 		if (!p)
 			return NULL;
-		for (unsigned i = 0; i < n; i++)
-			store(p + i * size, size, s[i][l]);
+		store_elems(p, size, n, s, l);
 	}
 	return ip + 1;
 }
@@ -435,17 +455,21 @@ static void ld_vec_lanes(struct warp *w, const struct xinsn *ip, uint32_t m,
 		p[l] = (uint8_t *)(base + l * step + a);
 		diff |= a ^ first;
 	}
-	for (unsigned i = 0; i < n; i++) {
-		uint64_t *d = xr(w, dst[i]);
-		if (!diff && !step) {
-			uint64_t v = load((uint8_t *)(base + first) + i * size,
-					  size, sign);
+	if (!diff && !step) {
+		uint8_t buf[WHOLE_MAX] __attribute__((aligned(16)));
+		whole_read((uint8_t *)(base + first), size * n, buf);
+		for (unsigned i = 0; i < n; i++) {
+			uint64_t *d = xr(w, dst[i]);
+			uint64_t v = load(buf + i * size, size, sign);
 			LANE_LOOP(m, d[l] = v);
-			continue;
 		}
-		FOR_LANES(m, l)
-			d[l] = load(p[l] + i * size, size, sign);
+		return;
 	}
+	uint64_t *d[8];
+	for (unsigned i = 0; i < n; i++)
+		d[i] = xr(w, dst[i]);
+	FOR_LANES(m, l)
+		load_elems(p[l], size, n, sign, d, l);
 }
 
 /*
@@ -641,8 +665,10 @@ st_warp(struct warp *w, const struct xinsn *ip, enum xspace sp,
 	LANE_LOOP(m, {
 		uint8_t *p = (uint8_t *)(base + l * step +
 					 lane_addr(pa, off, l, narrow));
-		for (unsigned i = 0; i < n; i++)
-			store(p + i * size, size, s[i][l]);
+		if (n == 1)
+			store(p, size, s[0][l]);
+		else
+			store_elems(p, size, n, s, l);
 	});
 	return ip + 1;
 }
@@ -740,8 +766,10 @@ static const struct xinsn *ld_uniform(struct warp *w, const struct xinsn *ip)
 				     addr, size * n, false);
 		if (!p)
 			return NULL;
+		uint8_t buf[WHOLE_MAX] __attribute__((aligned(16)));
+		whole_read(p, size * n, buf);
 		for (unsigned i = 0; i < n; i++) {
-			uint64_t v = load(p + i * size, size, ip->mode);
+			uint64_t v = load(buf + i * size, size, ip->mode);
 			uint64_t *d = xr(w, dst[i]);
 			LANE_LOOP(m, d[l] = v);
 		}

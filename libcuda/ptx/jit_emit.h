@@ -338,6 +338,7 @@ bool jit_emit_cmp(struct emit *e, const struct ir_insn *in);
 bool jit_emit_cvt(struct emit *e, const struct ir_insn *in);
 bool jit_emit_mem(struct emit *e, const struct ir_insn *in);
 bool jit_emit_cvta(struct emit *e, const struct ir_insn *in);
+bool jit_whole_vector(unsigned size, unsigned n);
 bool jit_emit_atom(struct emit *e, const struct ir_insn *in);
 
 #endif

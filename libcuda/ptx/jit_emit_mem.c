@@ -16,6 +16,11 @@ static LLVMValueRef c64(struct emit *e, uint64_t v)
 	return LLVMConstInt(e->i64, v, false);
 }
 
+static LLVMValueRef index32(struct emit *e, unsigned i)
+{
+	return LLVMConstInt(LLVMInt32TypeInContext(e->cx), i, false);
+}
+
 static unsigned log2_of(unsigned size)
 {
 	return (unsigned)__builtin_ctz(size);
@@ -255,6 +260,59 @@ void jit_mem_fence(struct emit *e, const struct ir_insn *in, bool after)
 		LLVMBuildFence(B, LLVMAtomicOrderingRelease, false, "");
 }
 
+/* Whether a vector of @n elements of @size bytes is one access: 8 or 16
+ * bytes, single-copy atomic on the GPU (whole_access.h says why). */
+bool jit_whole_vector(unsigned size, unsigned n)
+{
+	return n > 1 && (size * n == 8 || size * n == 16);
+}
+
+/*
+ * Such a vector as one load or store of <n x iN>, aligned to its size
+ * (not an i128, which x86 splits into two 8-byte moves), its elements
+ * put in or taken out by element.
+ */
+static bool whole_ld_st(struct emit *e, const struct ir_insn *in,
+			const struct ir_operand *ops, LLVMValueRef p,
+			unsigned size, unsigned n)
+{
+	bool st = in->op == OP_ST;
+	/* a strong access stays one access: LLVM may not split a volatile */
+	bool vol = jit_mem_ordered(in);
+	unsigned t = in->types[0];
+	LLVMTypeRef it = LLVMIntTypeInContext(e->cx, size * 8);
+	LLVMTypeRef vt = LLVMVectorType(it, n);
+	LLVMValueRef vp = LLVMBuildBitCast(B, p, LLVMPointerType(vt, 0), "");
+	LLVMValueRef x;
+	if (st) {
+		LLVMValueRef v = LLVMGetUndef(vt);
+		for (unsigned i = 0; i < n; i++) {
+			LLVMValueRef el = jit_get(e, &ops[i], t);
+			if (!el)
+				return false;
+			if (LLVMTypeOf(el) != it)
+				el = LLVMBuildBitCast(B, el, it, "");
+			v = LLVMBuildInsertElement(B, v, el, index32(e, i), "");
+		}
+		x = LLVMBuildStore(B, v, vp);
+	} else {
+		x = LLVMBuildLoad2(B, vt, vp, "");
+	}
+	LLVMSetAlignment(x, size * n);
+	LLVMSetVolatile(x, vol);
+	if (st)
+		return true;
+	if (is_param_load(in))	/* parameters never change */
+		jit_invariant(e, x);
+	for (unsigned i = 0; i < n; i++) {
+		LLVMValueRef el = LLVMBuildExtractElement(B, x, index32(e, i),
+							  "");
+		if (!jit_set_bits(e, &ops[i], el, ptx_type_is_signed(t)))
+			return false;
+	}
+	return true;
+}
+
 static bool emit_ld_st(struct emit *e, const struct ir_insn *in)
 {
 	bool st = in->op == OP_ST;
@@ -268,9 +326,15 @@ static bool emit_ld_st(struct emit *e, const struct ir_insn *in)
 	LLVMValueRef p = mem_ptr(e, in, &in->opnd[st ? 0 : 1], size * n, st);
 	if (!p)
 		return false;
+	jit_mem_fence(e, in, false);
+	if (jit_whole_vector(size, n)) {
+		if (!whole_ld_st(e, in, ops, p, size, n))
+			return false;
+		jit_mem_fence(e, in, true);
+		return true;
+	}
 	LLVMTypeRef it = LLVMIntTypeInContext(e->cx, size * 8);
 	bool vol = jit_mem_ordered(in);
-	jit_mem_fence(e, in, false);
 	for (unsigned i = 0; i < n; i++) {
 		LLVMValueRef ep = elem_ptr(e, p, i, size, it), v;
 		if (st) {

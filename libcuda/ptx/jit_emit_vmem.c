@@ -158,11 +158,42 @@ bool jit_vmem_per_lane(struct emit *e, struct vaccess *v,
 	return true;
 }
 
+/* A vector of 8 or 16 bytes at @p as one access (jit_whole_vector):
+ * <n x iN>, aligned to its size. */
+static LLVMValueRef whole_access(struct emit *e, struct vaccess *v,
+				 LLVMValueRef p, LLVMValueRef x)
+{
+	LLVMTypeRef vt = LLVMVectorType(v->it, v->n);
+	p = LLVMBuildBitCast(B, p, LLVMPointerType(vt, 0), "");
+	LLVMValueRef r = x ? LLVMBuildStore(B, x, p) :
+			     LLVMBuildLoad2(B, vt, p, "");
+	LLVMSetAlignment(r, v->size * v->n);
+	LLVMSetVolatile(r, v->vol || (v->in->sem && v->in->sem != MOD_WEAK));
+	return r;
+}
+
+/* Every lane loads one whole vector (jit_whole_vector), once. */
+static bool uniform_whole_load(struct emit *e, struct vaccess *v,
+			       LLVMValueRef p)
+{
+	LLVMValueRef x = whole_access(e, v, p, NULL);
+	for (unsigned k = 0; k < v->n; k++) {
+		LLVMValueRef el = LLVMBuildExtractElement(B, x, s32(e, k), "");
+		if (!jit_set_bits(e, &v->ops[k], jit_splat(e, el),
+				  ptx_type_is_signed(v->in->types[0])))
+			return false;
+	}
+	LLVMBuildBr(B, v->join);
+	return true;
+}
+
 /* Every lane at one address: one scalar load, its value in each lane. */
 static bool uniform_load(struct emit *e, struct vaccess *v)
 {
 	LLVMValueRef a = LLVMBuildExtractElement(B, v->addr, s32(e, 0), "");
 	LLVMValueRef p = lane_ptr(e, v, a, e->gtid, false);
+	if (jit_whole_vector(v->size, v->n))
+		return uniform_whole_load(e, v, p);
 	for (unsigned k = 0; k < v->n; k++) {
 		LLVMValueRef x = LLVMBuildLoad2(B, v->it,
 						elem_ptr(e, p, k, v->size, v->it),
@@ -300,8 +331,17 @@ static bool uniform_store(struct emit *e, struct vaccess *v)
 {
 	LLVMValueRef a = LLVMBuildExtractElement(B, v->addr, s32(e, 0), "");
 	LLVMValueRef p = lane_ptr(e, v, a, e->gtid, true);
-	for (unsigned l = v->vol ? 0 : JIT_LANES - 1; l < JIT_LANES; l++)
-		for (unsigned k = 0; k < v->n; k++) {
+	bool whole = jit_whole_vector(v->size, v->n);
+	for (unsigned l = v->vol ? 0 : JIT_LANES - 1; l < JIT_LANES; l++) {
+		LLVMValueRef x = LLVMGetUndef(LLVMVectorType(v->it, v->n));
+		for (unsigned k = 0; whole && k < v->n; k++)
+			x = LLVMBuildInsertElement(
+				B, x, LLVMBuildExtractElement(B, v->data[k],
+							      s32(e, l), ""),
+				s32(e, k), "");
+		if (whole)
+			whole_access(e, v, p, x);
+		for (unsigned k = 0; !whole && k < v->n; k++) {
 			LLVMValueRef x = LLVMBuildExtractElement(
 				B, v->data[k], s32(e, l), "");
 			LLVMValueRef st = LLVMBuildStore(
@@ -309,8 +349,18 @@ static bool uniform_store(struct emit *e, struct vaccess *v)
 			LLVMSetAlignment(st, k ? v->size : v->size * v->n);
 			LLVMSetVolatile(st, v->vol);
 		}
+	}
 	LLVMBuildBr(B, v->join);
 	return true;
+}
+
+/* A strong (volatile, relaxed, acquire or release) vector of 8 or 16
+ * bytes: each lane's must be one access, which the wide loads, shuffles
+ * and gathers of the other paths are not. */
+static bool strong_whole(const struct vaccess *v)
+{
+	return jit_whole_vector(v->size, v->n) &&
+	       (v->vol || (v->in->sem && v->in->sem != MOD_WEAK));
 }
 
 /*
@@ -339,7 +389,11 @@ static int static_paths(struct emit *e, struct vaccess *v)
 	}
 	LLVMBasicBlockRef lanes = jit_new_block(e, "vlanes");
 	bool ok;
-	if (sh.stride == (int64_t)(v->size * v->n)) {
+	if (strong_whole(v)) {	/* one access per lane, out of line */
+		e->stats.lanes_only++;
+		LLVMBuildBr(B, lanes);
+		ok = true;
+	} else if (sh.stride == (int64_t)(v->size * v->n)) {
 		e->stats.contiguous++;
 		ok = contiguous(e, v, lanes);
 	} else if (jit_vstride_fits(v, sh.stride)) {

@@ -6,6 +6,7 @@
  */
 #include "interp.h"
 #include "jit.h"
+#include "whole_access.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -239,6 +240,32 @@ static bool lanes_all_fine(const struct jit_cta *c, uint32_t lanes,
 	return !bad;
 }
 
+/* Lane @l's @n elements of @size bytes at @p, as one access when they
+ * make 8 or 16 bytes (whole_access.h). */
+static inline __attribute__((always_inline)) void
+copy_lane(uint8_t *p, uint64_t *vals, uint32_t lanes, uint32_t l,
+	  uint32_t size, uint32_t n, bool write)
+{
+	uint8_t buf[WHOLE_MAX] __attribute__((aligned(16)));
+	if (n == 1) {
+		if (write)
+			write_bits(p, vals[l], size);
+		else
+			vals[l] = read_bits(p, size);
+		return;
+	}
+	if (!write)
+		whole_read(p, size * n, buf);
+	for (uint32_t k = 0; k < n; k++) {
+		if (write)
+			write_bits(buf + k * size, vals[k * lanes + l], size);
+		else
+			vals[k * lanes + l] = read_bits(buf + k * size, size);
+	}
+	if (write)
+		whole_write(p, size * n, buf);
+}
+
 /* The lanes' elements in lane order; @size a constant where inlined. */
 static inline __attribute__((always_inline)) void
 copy_lanes(uint8_t *base, bool shared, uint32_t lanes, const uint64_t *addr,
@@ -247,14 +274,7 @@ copy_lanes(uint8_t *base, bool shared, uint32_t lanes, const uint64_t *addr,
 	for (uint32_t l = 0; l < lanes; l++) {
 		uint8_t *p = shared ? base + (uint32_t)addr[l] :
 				      (uint8_t *)(uintptr_t)addr[l];
-		for (uint32_t k = 0; k < n; k++) {
-			if (write)
-				write_bits(p + k * size, vals[k * lanes + l],
-					   size);
-			else
-				vals[k * lanes + l] = read_bits(p + k * size,
-								size);
-		}
+		copy_lane(p, vals, lanes, l, size, n, write);
 	}
 }
 
@@ -298,14 +318,7 @@ int32_t jit_lanes_access(struct jit_cta *c, uint32_t first, uint32_t lanes,
 					  line, site);
 		if (!p)
 			return 1;
-		for (uint32_t k = 0; k < n; k++) {
-			if (flags & JIT_LANES_WRITE)
-				write_bits(p + k * size, vals[k * lanes + l],
-					   size);
-			else
-				vals[k * lanes + l] = read_bits(p + k * size,
-								size);
-		}
+		copy_lane(p, vals, lanes, l, size, n, flags & JIT_LANES_WRITE);
 	}
 	return 0;
 }
