@@ -64,6 +64,9 @@ struct emit {
 	 * register writes keep the other lanes' values. NULL: all. */
 	LLVMValueRef mask;
 	LLVMBasicBlockRef *dresume;	/* scalar entry before insn i */
+	/* blocks made on first use, to emit (jit_block); NULL: all made */
+	uint32_t *block_queue, nqueued;
+	uint32_t *region_after;		/* per barrier insn: region it starts */
 	struct ir_shapes *shapes;	/* registers across a group's lanes */
 };
 
@@ -107,6 +110,10 @@ uint32_t jit_slots_stride(const struct jit_slots *s);
 /* The barrier at instruction @insn stores register @r: it is live after
  * it and may hold another value than its slot does. */
 bool jit_slot_store(const struct jit_slots *s, uint32_t insn, uint32_t r);
+/* Before the guarded instruction @insn, register @r may hold another
+ * value than its slot: the region (or the kernel's entry) may have
+ * written it. A live register that it has not is in its slot. */
+bool jit_slot_written(const struct jit_slots *s, uint32_t insn, uint32_t r);
 void jit_slots_free(struct jit_slots *s);
 
 /* Registers whose every write is f32 arithmetic (jit_nan.c): their
@@ -164,6 +171,9 @@ void jit_load_uniforms(struct emit *e);
 LLVMValueRef jit_cta_field(struct emit *e, size_t off, LLVMTypeRef t);
 LLVMBasicBlockRef jit_new_block(struct emit *e, const char *name);
 LLVMBasicBlockRef jit_label_block(struct emit *e, const struct ir_operand *o);
+/* The LLVM block of IR block @bi; made and queued on first use where
+ * e->block_queue is set (the vector form's regions). */
+LLVMBasicBlockRef jit_block(struct emit *e, uint32_t bi);
 uint32_t jit_target_block(struct emit *e, const struct ir_operand *o);
 LLVMBasicBlockRef jit_kill_check(struct emit *e, LLVMValueRef tid,
 				 LLVMBasicBlockRef to);
@@ -213,6 +223,12 @@ void jit_vec_rows_gate(struct emit *e, LLVMValueRef rows,
  * (jit_emit_vprefetch.c). */
 void jit_vec_prefetch(struct emit *e, const struct ir_insn *in,
 		      LLVMValueRef lane0);
+
+/* Adds to @set the registers the vector form's region starting at
+ * instruction @from of block @bi touches (jit_vregion.c); false when out
+ * of memory. */
+bool jit_vec_region_regs(struct emit *e, uint32_t bi, uint32_t from,
+			 uint64_t *set);
 
 /* Calls @fn (scalar, one argument of @t's element type) per lane. */
 LLVMValueRef jit_vec_call1(struct emit *e, LLVMTypeRef t, const char *fn,

@@ -24,6 +24,15 @@
  * Threads of a region are unordered on a GPU; lanes keep thread order
  * among themselves (memory accesses lane by lane, faults naming the
  * first faulting lane).
+ *
+ * Each region (the code from the kernel's entry, or from a barrier, to
+ * the barriers and exits that end it) has a loop over the groups of its
+ * own, chosen once per call rather than once per group: it holds only
+ * the blocks the region reaches, made on first use (jit_block), so a
+ * block that two regions run (a loop around a barrier) is emitted in
+ * each. A region restores only the registers it touches
+ * (jit_vregion.c). Regions are numbered by their barriers' order in the
+ * kernel, as the scalar function numbers them.
  */
 #include "jit_emit.h"
 
@@ -110,12 +119,15 @@ static void hand_over(struct emit *e, uint32_t state)
 	LLVMBuildBr(B, e->next_bb);
 }
 
-/* The group's lanes part ways before @in: the scalar loop goes on. */
+/* The group's lanes part ways before @in: the scalar loop goes on,
+ * with the live registers the region may have written (the others it
+ * finds in their slots). */
 void jit_vec_diverge(struct emit *e, const struct ir_insn *in)
 {
 	uint32_t at = (uint32_t)(in - e->f->insns);
 	for (uint32_t r = 0; r < e->f->nregs; r++)
-		if (jit_live_before(e->live, at, r))
+		if (jit_live_before(e->live, at, r) &&
+		    jit_slot_written(e->slots, at, r))
 			save_lanes(e, r, e->dsave, r);
 	hand_over(e, 2 + at);
 }
@@ -199,21 +211,19 @@ static bool vec_branch(struct emit *e, const struct ir_insn *in)
 	return ok;
 }
 
-/* bar.sync: every lane saves, the region is noted, the next group. */
+/* bar.sync: every lane saves, the region that follows is noted (the
+ * same for every group), the next group. */
 static bool vec_barrier(struct emit *e, const struct ir_insn *in)
 {
 	if (!jit_is_cta_barrier(in) || in->guarded)
 		return jit_unsupported(e, "only bar.sync of the whole CTA");
 	LLVMBasicBlockRef bad = jit_new_block(e, "vdiverged");
 	LLVMBasicBlockRef note = jit_new_block(e, "vnote");
-	LLVMBasicBlockRef resume = jit_new_block(e, "vresume");
 	uint32_t at = (uint32_t)(in - e->f->insns);
-	if (!jit_add_resume(e, resume, at))
-		return false;
 	for (uint32_t r = 0; r < e->f->nregs; r++)
 		if (jit_slot_store(e->slots, at, r))
 			save_lanes(e, r, e->save, jit_slot_of(e->slots, r));
-	LLVMValueRef rv = s32(e, e->nresume);
+	LLVMValueRef rv = s32(e, e->region_after[at]);
 	LLVMValueRef field = jit_cta_field(e, offsetof(struct jit_cta,
 						       next_region),
 					   e->scalar[3]);
@@ -228,7 +238,6 @@ static bool vec_barrier(struct emit *e, const struct ir_insn *in)
 	hand_over(e, 1);
 	LLVMPositionBuilderAtEnd(B, bad);
 	jit_barrier_fault_call(e, e->gtid, in->line);
-	LLVMPositionBuilderAtEnd(B, resume);
 	return true;
 }
 
@@ -294,34 +303,61 @@ static bool ends_block(const struct ir_insn *in)
 				in->op == OP_EXIT);
 }
 
-static bool vec_blocks(struct emit *e)
+static bool is_barrier(const struct ir_insn *in)
+{
+	return in->op == OP_BAR || in->op == OP_BARRIER;
+}
+
+/* Instructions @from.. of IR block @bi, at the builder: up to a barrier
+ * (the region's end) or the block's end, falling through to the next. */
+static bool vec_block_from(struct emit *e, uint32_t bi, uint32_t from)
 {
 	const struct ir_func *f = e->f;
-	for (uint32_t bi = 0; bi < f->nblocks; bi++) {
-		const struct ir_block *blk = &f->blocks[bi];
-		bool ended = false;
-		LLVMPositionBuilderAtEnd(B, e->blocks[bi]);
-		for (uint32_t i = 0; i < blk->count; i++) {
-			const struct ir_insn *in = &f->insns[blk->first + i];
-			if (!vec_insn(e, in))
-				return false;
-			ended = ends_block(in);
+	const struct ir_block *blk = &f->blocks[bi];
+	for (uint32_t i = from; i < blk->first + blk->count; i++) {
+		const struct ir_insn *in = &f->insns[i];
+		if (!vec_insn(e, in))
+			return false;
+		if (ends_block(in) || is_barrier(in)) {
+			e->in = NULL;
+			return true;
 		}
-		e->in = NULL;
-		if (ended)
-			continue;
-		if (bi + 1 < f->nblocks)
-			LLVMBuildBr(B, e->blocks[bi + 1]);
-		else
-			exit_group(e);
 	}
+	e->in = NULL;
+	if (bi + 1 < f->nblocks)
+		LLVMBuildBr(B, jit_block(e, bi + 1));
+	else
+		exit_group(e);
 	return true;
 }
 
+/* Region @k's code, from where it starts (the kernel's entry, or past
+ * its barrier) to the barriers and exits that end it: only the blocks
+ * it reaches, each made on first use (jit_block). */
+static bool vec_region_code(struct emit *e, uint32_t k, uint32_t at)
+{
+	const struct ir_func *f = e->f;
+	memset(e->blocks, 0, f->nblocks * sizeof(*e->blocks));
+	e->nqueued = 0;
+	bool ok = true;
+	if (k == 0) {
+		LLVMBuildBr(B, jit_block(e, 0));
+	} else {
+		uint32_t bi = f->insns[at].block;
+		ok = vec_block_from(e, bi, at + 1);
+	}
+	for (uint32_t q = 0; ok && q < e->nqueued; q++) {
+		uint32_t bi = e->block_queue[q];
+		LLVMPositionBuilderAtEnd(B, e->blocks[bi]);
+		ok = vec_block_from(e, bi, f->blocks[bi].first);
+	}
+	return ok;
+}
+
 struct vloop {
-	LLVMBasicBlockRef entry, head, body, go, init, restore, done;
+	LLVMBasicBlockRef head, body, go, done;
 	LLVMValueRef g, xyz[3];		/* lane 0's thread: id, coordinates */
-	LLVMValueRef nx, ny, rows;	/* ntid.x, ntid.y; rows: x % W == 0 */
+	LLVMValueRef nx, ny;		/* ntid.x, ntid.y */
 };
 
 /*
@@ -354,73 +390,63 @@ static void step_coordinates(struct emit *e, struct vloop *v,
 							     ""), "");
 }
 
-/* A group with a thread that exited (at an earlier barrier) is left to
- * the scalar loop; the others start the region here. */
-static void group_dispatch(struct emit *e, struct vloop *v)
+/* A group with a thread that exited (at an earlier barrier: none has in
+ * region 0) is left to the scalar loop; the others go on. */
+static void skip_exited(struct emit *e, struct vloop *v, uint32_t k)
 {
-	if (e->has_barrier) {
-		LLVMTypeRef v8 = LLVMVectorType(e->scalar[1], JIT_LANES);
-		LLVMValueRef ex = LLVMBuildLoad2(B, v8,
-						 group_exited_flags(e, v8), "");
-		LLVMSetAlignment(ex, 1);
-		LLVMValueRef any = any_of(e, LLVMBuildICmp(B, LLVMIntNE, ex,
-							   jit_cint(v8, 0), ""));
-		LLVMBasicBlockRef skip = jit_new_block(e, "vskip");
-		LLVMBuildCondBr(B, any, skip, v->go);
-		LLVMPositionBuilderAtEnd(B, skip);
-		hand_over(e, 0);
-	} else {
+	if (!e->has_barrier || k == 0) {
 		LLVMBuildBr(B, v->go);
+		return;
 	}
-	LLVMPositionBuilderAtEnd(B, v->go);
-	LLVMBuildCondBr(B, LLVMBuildICmp(B, LLVMIntEQ, e->region, s32(e, 0), ""),
-			v->init, v->restore);
-	LLVMPositionBuilderAtEnd(B, v->init);
-	for (uint32_t r = 0; r < e->f->nregs; r++) {
-		bool pred = e->f->regs[r].type == PTX_T_PRED;
-		LLVMBuildStore(B, jit_const(e, pred ? e->i1 : e->i64, 0),
-			       e->regs[r]);
-	}
-	LLVMBuildBr(B, e->blocks[0]);
+	LLVMTypeRef v8 = LLVMVectorType(e->scalar[1], JIT_LANES);
+	LLVMValueRef ex = LLVMBuildLoad2(B, v8, group_exited_flags(e, v8), "");
+	LLVMSetAlignment(ex, 1);
+	LLVMValueRef any = any_of(e, LLVMBuildICmp(B, LLVMIntNE, ex,
+						   jit_cint(v8, 0), ""));
+	LLVMBasicBlockRef skip = jit_new_block(e, "vskip");
+	LLVMBuildCondBr(B, any, skip, v->go);
+	LLVMPositionBuilderAtEnd(B, skip);
+	hand_over(e, 0);
 }
 
-/* entry -> head (a whole group left?) -> body -> go -> init/restore ->
- * the kernel's blocks -> next -> head; done: ret 0. */
-static void vec_skeleton(struct emit *e, struct vloop *v)
+/* Region @k's registers: zero at the kernel's entry, else those live
+ * past its barrier @at that it touches (jit_vregion.c), from their
+ * slots. */
+static bool region_registers(struct emit *e, uint32_t k, uint32_t at)
 {
-	v->entry = jit_new_block(e, "entry");
-	e->entry_bb = v->entry;
+	const struct ir_func *f = e->f;
+	uint64_t *touched = calloc((f->nregs + 63) / 64 + 1, 8);
+	if (!touched)
+		return jit_unsupported(e, "out of memory");
+	if (k && !jit_vec_region_regs(e, f->insns[at].block, at + 1,
+				      touched)) {
+		free(touched);
+		return false;
+	}
+	for (uint32_t r = 0; r < f->nregs; r++) {
+		bool pred = f->regs[r].type == PTX_T_PRED;
+		if (k == 0)
+			LLVMBuildStore(B, jit_const(e, pred ? e->i1 : e->i64, 0),
+				       e->regs[r]);
+		else if (jit_live_after(e->live, at, r) &&
+			 touched[r / 64] >> (r % 64) & 1)
+			restore_lanes(e, r, e->save, jit_slot_of(e->slots, r));
+	}
+	free(touched);
+	return true;
+}
+
+/* head (a whole group left?) -> body -> go (registers) -> region code;
+ * next -> head; done: 2 when the scalar loop has threads to run. */
+static bool region_loop_open(struct emit *e, struct vloop *v,
+			     LLVMBasicBlockRef from, uint32_t k, uint32_t at)
+{
 	v->head = jit_new_block(e, "vhead");
 	v->body = jit_new_block(e, "vbody");
 	v->go = jit_new_block(e, "vgo");
-	v->init = jit_new_block(e, "vinit");
-	v->restore = jit_new_block(e, "vrestore");
 	v->done = jit_new_block(e, "vdone");
 	e->next_bb = jit_new_block(e, "vnext");
-	e->fault_bb = jit_new_block(e, "vfault");
-	for (uint32_t i = 0; i < e->f->nblocks; i++)
-		e->blocks[i] = jit_new_block(e, "b");
-	LLVMPositionBuilderAtEnd(B, v->entry);
-	jit_lanes(e, JIT_LANES);
-	for (uint32_t r = 0; r < e->f->nregs; r++)
-		e->regs[r] = LLVMBuildAlloca(B, e->f->regs[r].type ==
-					     PTX_T_PRED ? e->i1 : e->i64, "");
-	jit_lanes(e, 0);
-	e->leftover = LLVMBuildAlloca(B, e->scalar[3], "");
-	LLVMBuildStore(B, s32(e, 0), e->leftover);
-	jit_load_uniforms(e);
-	v->nx = e->ntid[0];
-	v->ny = e->ntid[1];
-	v->rows = LLVMBuildICmp(B, LLVMIntEQ,
-				LLVMBuildURem(B, v->nx, s32(e, JIT_LANES), ""),
-				s32(e, 0), "");
-	jit_lanes(e, JIT_LANES);
-	for (int i = 0; i < 3; i++) {
-		e->ntid[i] = jit_splat(e, e->ntid[i]);
-		e->ctaid[i] = jit_splat(e, e->ctaid[i]);
-		e->nctaid[i] = jit_splat(e, e->nctaid[i]);
-	}
-	jit_vec_rows_gate(e, v->rows, v->head);
+	LLVMBuildBr(B, v->head);
 	LLVMPositionBuilderAtEnd(B, v->head);
 	v->g = LLVMBuildPhi(B, e->scalar[3], "");
 	for (int i = 0; i < 3; i++)
@@ -431,19 +457,21 @@ static void vec_skeleton(struct emit *e, struct vloop *v)
 			v->body, v->done);
 	LLVMPositionBuilderAtEnd(B, v->body);
 	lane_coordinates(e, v);
-	group_dispatch(e, v);
+	skip_exited(e, v, k);
+	LLVMPositionBuilderAtEnd(B, v->go);
+	if (!region_registers(e, k, at))
+		return false;
 	LLVMPositionBuilderAtEnd(B, e->next_bb);
 	LLVMValueRef next[3];
 	step_coordinates(e, v, next);
 	LLVMBuildBr(B, v->head);
 	LLVMValueRef zero = s32(e, 0);
-	LLVMAddIncoming(v->g, &zero, &v->entry, 1);
+	LLVMAddIncoming(v->g, &zero, &from, 1);
 	LLVMAddIncoming(v->g, &end, &e->next_bb, 1);
 	for (int i = 0; i < 3; i++) {
-		LLVMAddIncoming(v->xyz[i], &zero, &v->entry, 1);
+		LLVMAddIncoming(v->xyz[i], &zero, &from, 1);
 		LLVMAddIncoming(v->xyz[i], &next[i], &e->next_bb, 1);
 	}
-	/* 2: the scalar loop has threads to run; 0: none */
 	LLVMPositionBuilderAtEnd(B, v->done);
 	LLVMValueRef tail = LLVMBuildICmp(B, LLVMIntULT, v->g, e->nthreads, "");
 	LLVMValueRef left = LLVMBuildICmp(
@@ -451,28 +479,98 @@ static void vec_skeleton(struct emit *e, struct vloop *v)
 		s32(e, 0), "");
 	LLVMBuildRet(B, LLVMBuildSelect(B, LLVMBuildOr(B, tail, left, ""),
 					s32(e, 2), s32(e, 0), ""));
+	LLVMPositionBuilderAtEnd(B, v->go);
+	return true;
+}
+
+/* Region @k (after the barrier at @at): a loop of its own over the
+ * groups, entered from @from. */
+static bool vec_region(struct emit *e, struct vloop *v, LLVMBasicBlockRef from,
+		       uint32_t k, uint32_t at)
+{
+	LLVMPositionBuilderAtEnd(B, from);
+	return region_loop_open(e, v, from, k, at) &&
+	       vec_region_code(e, k, at);
+}
+
+/* Numbers the regions: region k begins after the k-th barrier, in
+ * instruction order, as the scalar function numbers them. */
+static uint32_t number_regions(struct emit *e, uint32_t *start)
+{
+	uint32_t n = 1;
+	for (uint32_t i = 0; i < e->f->ninsns; i++)
+		if (is_barrier(&e->f->insns[i])) {
+			e->region_after[i] = n;
+			start[n++] = i;
+		}
+	return n;
+}
+
+/*
+ * entry -> the region's own loop over the groups (region_loop_open),
+ * chosen once per call rather than once per group; each loop holds
+ * only the code its region reaches, so LLVM keeps its values in
+ * registers instead of across every region's code.
+ */
+static bool vec_regions(struct emit *e, struct vloop *v)
+{
+	const struct ir_func *f = e->f;
+	uint32_t *start = calloc(f->ninsns + 1, sizeof(*start));
+	e->region_after = calloc(f->ninsns + 1, sizeof(*e->region_after));
+	e->block_queue = calloc(f->nblocks + 1, sizeof(*e->block_queue));
+	bool ok = start && e->region_after && e->block_queue;
+	if (!ok)
+		jit_unsupported(e, "out of memory");
+	uint32_t n = ok ? number_regions(e, start) : 0;
+	LLVMValueRef sw = n ? LLVMBuildSwitch(B, e->region, e->fault_bb, n) :
+			      NULL;
+	for (uint32_t k = 0; ok && k < n; k++) {
+		LLVMBasicBlockRef from = jit_new_block(e, "vregion");
+		LLVMAddCase(sw, s32(e, k), from);
+		ok = vec_region(e, v, from, k, start[k]);
+	}
+	free(start);
+	free(e->region_after);
+	free(e->block_queue);
+	e->region_after = NULL;
+	e->block_queue = NULL;
+	memset(e->blocks, 0, f->nblocks * sizeof(*e->blocks));
+	return ok;
+}
+
+/* The function's entry: register allocas, the CTA's uniforms, the rows
+ * gate; leaves the builder where the regions are chosen. */
+static void vec_entry(struct emit *e, struct vloop *v)
+{
+	LLVMBasicBlockRef entry = jit_new_block(e, "entry");
+	LLVMBasicBlockRef dispatch = jit_new_block(e, "vdispatch");
+	e->entry_bb = entry;
+	e->fault_bb = jit_new_block(e, "vfault");
+	LLVMPositionBuilderAtEnd(B, entry);
+	jit_lanes(e, JIT_LANES);
+	for (uint32_t r = 0; r < e->f->nregs; r++)
+		e->regs[r] = LLVMBuildAlloca(B, e->f->regs[r].type ==
+					     PTX_T_PRED ? e->i1 : e->i64, "");
+	jit_lanes(e, 0);
+	e->leftover = LLVMBuildAlloca(B, e->scalar[3], "");
+	LLVMBuildStore(B, s32(e, 0), e->leftover);
+	jit_load_uniforms(e);
+	v->nx = e->ntid[0];
+	v->ny = e->ntid[1];
+	LLVMValueRef rows = LLVMBuildICmp(
+		B, LLVMIntEQ, LLVMBuildURem(B, v->nx, s32(e, JIT_LANES), ""),
+		s32(e, 0), "");
+	jit_lanes(e, JIT_LANES);
+	for (int i = 0; i < 3; i++) {
+		e->ntid[i] = jit_splat(e, e->ntid[i]);
+		e->ctaid[i] = jit_splat(e, e->ctaid[i]);
+		e->nctaid[i] = jit_splat(e, e->nctaid[i]);
+	}
+	jit_vec_rows_gate(e, rows, dispatch);
 	LLVMPositionBuilderAtEnd(B, e->fault_bb);
 	LLVMBuildRet(B, s32(e, 1));
+	LLVMPositionBuilderAtEnd(B, dispatch);
 }
-
-/* Region r continues at resume[r], the lanes' registers restored. */
-static void vec_restore(struct emit *e, struct vloop *v)
-{
-	LLVMPositionBuilderAtEnd(B, v->restore);
-	LLVMValueRef sw = LLVMBuildSwitch(B, e->region, e->fault_bb,
-					  e->nresume);
-	for (uint32_t i = 0; i < e->nresume; i++) {
-		LLVMBasicBlockRef bb = jit_new_block(e, "vrestore_r");
-		LLVMAddCase(sw, s32(e, i + 1), bb);
-		LLVMPositionBuilderAtEnd(B, bb);
-		for (uint32_t r = 0; r < e->f->nregs; r++)
-			if (jit_live_after(e->live, e->resume_insn[i], r))
-				restore_lanes(e, r, e->save,
-					      jit_slot_of(e->slots, r));
-		LLVMBuildBr(B, e->resume[i]);
-	}
-}
-
 /*
  * The engine compiles modules of up to 20000 instructions (a limit on
  * compile time); the vector form may take some 60% of that, leaving
@@ -507,10 +605,8 @@ LLVMValueRef jit_emit_vector(struct emit *e, const char *name)
 		LLVMDeleteFunction(e->fn);
 		return NULL;
 	}
-	vec_skeleton(e, &v);
-	bool ok = vec_blocks(e);
-	if (ok)
-		vec_restore(e, &v);
+	vec_entry(e, &v);
+	bool ok = vec_regions(e, &v);
 	jit_vec_shapes_end(e);
 	LLVMValueRef fn = e->fn;
 	jit_lanes(e, 0);

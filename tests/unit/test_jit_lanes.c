@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { NMODES = 3, NCASES = 22, NFAULT_TESTS = NMODES,
+enum { NMODES = 3, NCASES = 23, NFAULT_TESTS = NMODES,
        NTESTS = NCASES * (NMODES - 1) + NFAULT_TESTS };
 
 static const char *const mode_name[NMODES] = { "interpreter", "scalar JIT",
@@ -734,6 +734,9 @@ int main(void)
 		  { 0 }, { [0] = true }, fill_ints, false },
 		SATOM_CASE("lanes_satom", 32, false),
 		SATOM_CASE("lanes_satom_fault", 13, true),
+		{ text, "jit_lanes.sm75.ptx", "lanes_regions",
+		  { .grid = { 2 }, .block = { 64 } }, 3, { 4 * 128, 4 * 128, 0 },
+		  { [2] = 3 }, { [1] = true }, fill_ints, false },
 	};
 	for (int i = 0; i < NCASES; i++)
 		if (cases[i].text)
