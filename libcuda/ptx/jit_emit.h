@@ -66,7 +66,9 @@ struct emit {
 	LLVMBasicBlockRef *dresume;	/* scalar entry before insn i */
 	/* blocks made on first use, to emit (jit_block); NULL: all made */
 	uint32_t *block_queue, nqueued;
-	uint32_t *region_after;		/* per barrier insn: region it starts */
+	uint32_t *region_after;		/* [barrier insn]: the region next */
+	const struct jit_vregions *vregions;
+	uint32_t vregion;		/* the region being emitted */
 	struct ir_shapes *shapes;	/* registers across a group's lanes */
 };
 
@@ -224,11 +226,20 @@ void jit_vec_rows_gate(struct emit *e, LLVMValueRef rows,
 void jit_vec_prefetch(struct emit *e, const struct ir_insn *in,
 		      LLVMValueRef lane0);
 
-/* Adds to @set the registers the vector form's region starting at
- * instruction @from of block @bi touches (jit_vregion.c); false when out
- * of memory. */
-bool jit_vec_region_regs(struct emit *e, uint32_t bi, uint32_t from,
-			 uint64_t *set);
+/* The vector form's regions (jit_vregion.c): region k starts after the
+ * barrier at instruction start[k] (k > 0), or at the kernel's entry. */
+struct jit_vregions {
+	uint32_t n;
+	uint32_t *start;
+	bool *one_barrier;	/* [k]: every group arrives at one barrier */
+	bool *exited_before;	/* [k]: a thread may have exited by then */
+};
+/* Fills @r's one_barrier and exited_before; false when out of memory. */
+bool jit_vec_regions_reach(struct emit *e, struct jit_vregions *r);
+/* Adds to @set the registers region @k touches; false when out of
+ * memory. */
+bool jit_vec_region_regs(struct emit *e, const struct jit_vregions *r,
+			 uint32_t k, uint64_t *set);
 
 /* Calls @fn (scalar, one argument of @t's element type) per lane. */
 LLVMValueRef jit_vec_call1(struct emit *e, LLVMTypeRef t, const char *fn,

@@ -212,13 +212,12 @@ static bool vec_branch(struct emit *e, const struct ir_insn *in)
 }
 
 /* bar.sync: every lane saves, the region that follows is noted (the
- * same for every group), the next group. */
+ * same for every group: where the region reaches other barriers too,
+ * checked), the next group. */
 static bool vec_barrier(struct emit *e, const struct ir_insn *in)
 {
 	if (!jit_is_cta_barrier(in) || in->guarded)
 		return jit_unsupported(e, "only bar.sync of the whole CTA");
-	LLVMBasicBlockRef bad = jit_new_block(e, "vdiverged");
-	LLVMBasicBlockRef note = jit_new_block(e, "vnote");
 	uint32_t at = (uint32_t)(in - e->f->insns);
 	for (uint32_t r = 0; r < e->f->nregs; r++)
 		if (jit_slot_store(e->slots, at, r))
@@ -227,11 +226,18 @@ static bool vec_barrier(struct emit *e, const struct ir_insn *in)
 	LLVMValueRef field = jit_cta_field(e, offsetof(struct jit_cta,
 						       next_region),
 					   e->scalar[3]);
+	if (e->vregions->one_barrier[e->vregion]) {	/* nothing to compare */
+		LLVMBuildStore(B, rv, field);
+		hand_over(e, 1);
+		return true;
+	}
 	LLVMValueRef cur = LLVMBuildLoad2(B, e->scalar[3], field, "");
 	LLVMValueRef ok = LLVMBuildOr(
 		B, LLVMBuildICmp(B, LLVMIntEQ, cur,
 				 LLVMConstAllOnes(e->scalar[3]), ""),
 		LLVMBuildICmp(B, LLVMIntEQ, cur, rv, ""), "");
+	LLVMBasicBlockRef bad = jit_new_block(e, "vdiverged");
+	LLVMBasicBlockRef note = jit_new_block(e, "vnote");
 	LLVMBuildCondBr(B, ok, note, bad);
 	LLVMPositionBuilderAtEnd(B, note);
 	LLVMBuildStore(B, rv, field);
@@ -334,18 +340,18 @@ static bool vec_block_from(struct emit *e, uint32_t bi, uint32_t from)
 /* Region @k's code, from where it starts (the kernel's entry, or past
  * its barrier) to the barriers and exits that end it: only the blocks
  * it reaches, each made on first use (jit_block). */
-static bool vec_region_code(struct emit *e, uint32_t k, uint32_t at)
+static bool vec_region_code(struct emit *e, uint32_t k)
 {
 	const struct ir_func *f = e->f;
+	uint32_t at = e->vregions->start[k];
 	memset(e->blocks, 0, f->nblocks * sizeof(*e->blocks));
 	e->nqueued = 0;
+	e->vregion = k;
 	bool ok = true;
-	if (k == 0) {
+	if (k == 0)
 		LLVMBuildBr(B, jit_block(e, 0));
-	} else {
-		uint32_t bi = f->insns[at].block;
-		ok = vec_block_from(e, bi, at + 1);
-	}
+	else
+		ok = vec_block_from(e, f->insns[at].block, at + 1);
 	for (uint32_t q = 0; ok && q < e->nqueued; q++) {
 		uint32_t bi = e->block_queue[q];
 		LLVMPositionBuilderAtEnd(B, e->blocks[bi]);
@@ -390,11 +396,12 @@ static void step_coordinates(struct emit *e, struct vloop *v,
 							     ""), "");
 }
 
-/* A group with a thread that exited (at an earlier barrier: none has in
- * region 0) is left to the scalar loop; the others go on. */
+/* A group with a thread that exited (in an earlier region: where none
+ * can have, no need to look) is left to the scalar loop; the others go
+ * on. */
 static void skip_exited(struct emit *e, struct vloop *v, uint32_t k)
 {
-	if (!e->has_barrier || k == 0) {
+	if (!e->has_barrier || !e->vregions->exited_before[k]) {
 		LLVMBuildBr(B, v->go);
 		return;
 	}
@@ -410,24 +417,22 @@ static void skip_exited(struct emit *e, struct vloop *v, uint32_t k)
 }
 
 /* Region @k's registers: zero at the kernel's entry, else those live
- * past its barrier @at that it touches (jit_vregion.c), from their
- * slots. */
-static bool region_registers(struct emit *e, uint32_t k, uint32_t at)
+ * past its barrier that it touches (jit_vregion.c), from their slots. */
+static bool region_registers(struct emit *e, uint32_t k)
 {
 	const struct ir_func *f = e->f;
+	uint32_t at = e->vregions->start[k];
 	uint64_t *touched = calloc((f->nregs + 63) / 64 + 1, 8);
 	if (!touched)
 		return jit_unsupported(e, "out of memory");
-	if (k && !jit_vec_region_regs(e, f->insns[at].block, at + 1,
-				      touched)) {
+	if (k && !jit_vec_region_regs(e, e->vregions, k, touched)) {
 		free(touched);
 		return false;
 	}
 	for (uint32_t r = 0; r < f->nregs; r++) {
-		bool pred = f->regs[r].type == PTX_T_PRED;
+		LLVMTypeRef t = f->regs[r].type == PTX_T_PRED ? e->i1 : e->i64;
 		if (k == 0)
-			LLVMBuildStore(B, jit_const(e, pred ? e->i1 : e->i64, 0),
-				       e->regs[r]);
+			LLVMBuildStore(B, jit_const(e, t, 0), e->regs[r]);
 		else if (jit_live_after(e->live, at, r) &&
 			 touched[r / 64] >> (r % 64) & 1)
 			restore_lanes(e, r, e->save, jit_slot_of(e->slots, r));
@@ -439,7 +444,7 @@ static bool region_registers(struct emit *e, uint32_t k, uint32_t at)
 /* head (a whole group left?) -> body -> go (registers) -> region code;
  * next -> head; done: 2 when the scalar loop has threads to run. */
 static bool region_loop_open(struct emit *e, struct vloop *v,
-			     LLVMBasicBlockRef from, uint32_t k, uint32_t at)
+			     LLVMBasicBlockRef from, uint32_t k)
 {
 	v->head = jit_new_block(e, "vhead");
 	v->body = jit_new_block(e, "vbody");
@@ -459,7 +464,7 @@ static bool region_loop_open(struct emit *e, struct vloop *v,
 	lane_coordinates(e, v);
 	skip_exited(e, v, k);
 	LLVMPositionBuilderAtEnd(B, v->go);
-	if (!region_registers(e, k, at))
+	if (!region_registers(e, k))
 		return false;
 	LLVMPositionBuilderAtEnd(B, e->next_bb);
 	LLVMValueRef next[3];
@@ -483,27 +488,24 @@ static bool region_loop_open(struct emit *e, struct vloop *v,
 	return true;
 }
 
-/* Region @k (after the barrier at @at): a loop of its own over the
- * groups, entered from @from. */
+/* Region @k: a loop of its own over the groups, entered from @from. */
 static bool vec_region(struct emit *e, struct vloop *v, LLVMBasicBlockRef from,
-		       uint32_t k, uint32_t at)
+		       uint32_t k)
 {
 	LLVMPositionBuilderAtEnd(B, from);
-	return region_loop_open(e, v, from, k, at) &&
-	       vec_region_code(e, k, at);
+	return region_loop_open(e, v, from, k) && vec_region_code(e, k);
 }
 
 /* Numbers the regions: region k begins after the k-th barrier, in
  * instruction order, as the scalar function numbers them. */
-static uint32_t number_regions(struct emit *e, uint32_t *start)
+static void number_regions(struct emit *e, struct jit_vregions *r)
 {
-	uint32_t n = 1;
+	r->n = 1;
 	for (uint32_t i = 0; i < e->f->ninsns; i++)
 		if (is_barrier(&e->f->insns[i])) {
-			e->region_after[i] = n;
-			start[n++] = i;
+			e->region_after[i] = r->n;
+			r->start[r->n++] = i;
 		}
-	return n;
 }
 
 /*
@@ -515,23 +517,34 @@ static uint32_t number_regions(struct emit *e, uint32_t *start)
 static bool vec_regions(struct emit *e, struct vloop *v)
 {
 	const struct ir_func *f = e->f;
-	uint32_t *start = calloc(f->ninsns + 1, sizeof(*start));
-	e->region_after = calloc(f->ninsns + 1, sizeof(*e->region_after));
+	struct jit_vregions r = { 0 };
+	size_t n = f->ninsns + 1;
+	r.start = calloc(n, sizeof(*r.start));
+	r.one_barrier = calloc(n, sizeof(*r.one_barrier));
+	r.exited_before = calloc(n, sizeof(*r.exited_before));
+	e->region_after = calloc(n, sizeof(*e->region_after));
 	e->block_queue = calloc(f->nblocks + 1, sizeof(*e->block_queue));
-	bool ok = start && e->region_after && e->block_queue;
+	e->vregions = &r;
+	bool ok = r.start && r.one_barrier && r.exited_before &&
+		  e->region_after && e->block_queue;
 	if (!ok)
 		jit_unsupported(e, "out of memory");
-	uint32_t n = ok ? number_regions(e, start) : 0;
-	LLVMValueRef sw = n ? LLVMBuildSwitch(B, e->region, e->fault_bb, n) :
-			      NULL;
-	for (uint32_t k = 0; ok && k < n; k++) {
+	if (ok)
+		number_regions(e, &r);
+	ok = ok && jit_vec_regions_reach(e, &r);
+	LLVMValueRef sw = ok ? LLVMBuildSwitch(B, e->region, e->fault_bb, r.n) :
+			       NULL;
+	for (uint32_t k = 0; ok && k < r.n; k++) {
 		LLVMBasicBlockRef from = jit_new_block(e, "vregion");
 		LLVMAddCase(sw, s32(e, k), from);
-		ok = vec_region(e, v, from, k, start[k]);
+		ok = vec_region(e, v, from, k);
 	}
-	free(start);
+	free(r.start);
+	free(r.one_barrier);
+	free(r.exited_before);
 	free(e->region_after);
 	free(e->block_queue);
+	e->vregions = NULL;
 	e->region_after = NULL;
 	e->block_queue = NULL;
 	memset(e->blocks, 0, f->nblocks * sizeof(*e->blocks));
