@@ -171,7 +171,10 @@ bool jit_vec_regions_reach(struct emit *e, struct jit_vregions *r)
 		uint32_t bi, from;
 		region_start(e, r, k, &bi, &from);
 		ok = w.barriers && walk_region(e, bi, from, &w);
-		reach[k] = w.barriers;	/* kept to the end: a few at most */
+		/* kept to the end: a few each, where a kernel has many */
+		uint32_t *few = w.barriers ?
+			realloc(w.barriers, (w.nbarriers + 1) * 4) : NULL;
+		reach[k] = few ? few : w.barriers;
 		nreach[k] = w.nbarriers;
 		exits[k] = w.exits;
 		r->one_barrier[k] = w.nbarriers == 1;
