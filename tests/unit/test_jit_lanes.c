@@ -19,8 +19,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { NMODES = 3, NCASES = 28, NFAULT_TESTS = NMODES, NFAST = 7,
-       NTESTS = NCASES * (NMODES - 1) + NFAULT_TESTS + NFAST };
+enum { NMODES = 3, NCASES = 29, NFAULT_TESTS = NMODES, NFAST = 7,
+       NAPART_TESTS = NMODES,
+       NTESTS = NCASES * (NMODES - 1) + NFAULT_TESTS + NFAST +
+		NAPART_TESTS };
 
 static const char *const mode_name[NMODES] = { "interpreter", "scalar JIT",
 					       "vector JIT" };
@@ -204,6 +206,46 @@ static void fill_bytes(unsigned arg, void *buf, size_t size)
 			float f = (float)(i * 37 % 101) - 50.5f;
 			memcpy(b + 4 * i, &f, 4);
 		}
+}
+
+/* The CTA's two warps wait at two different bar.sync: the interpreter
+ * counts them at barrier 0 alike, the JIT needs its regions' threads to
+ * meet and faults (its vector form checks where a region reaches two
+ * barriers). */
+static const char apart_text[] =
+	".version 7.0\n.target sm_75\n.address_size 64\n"
+	".visible .entry lanes_apart(.param .u64 out)\n{\n"
+	"\t.reg .pred %p<2>;\n\t.reg .b32 %r<4>;\n\t.reg .b64 %rd<4>;\n"
+	"\tld.param.u64 %rd1, [out];\n\tmov.u32 %r1, %tid.x;\n"
+	"\tsetp.lt.u32 %p1, %r1, 32;\n\t@%p1 bra LOW;\n"
+	"\tbar.sync 0;\n\tbra.uni DONE;\nLOW:\n\tbar.sync 0;\nDONE:\n"
+	"\tmul.wide.u32 %rd2, %r1, 4;\n\tadd.s64 %rd3, %rd1, %rd2;\n"
+	"\tst.global.u32 [%rd3], %r1;\n\tret;\n}\n";
+
+static void check_apart(void)
+{
+	for (int m = 0; m < NMODES; m++) {
+		set_mode(m);
+		struct ptx_program *p = build_mode(apart_text, "apart.ptx", m);
+		uint32_t *out = test_alloc(64 * 4);
+		const void *args[1] = { &out };
+		struct launch_cfg cfg = { .grid = { 1 }, .block = { 64 } };
+		struct ptx_fault f;
+		memset(&f, 0, sizeof(f));
+		bool ran = p && run(p, "lanes_apart", &cfg, args, &f);
+		if (m == 0)
+			tap_ok(ran && out[63] == 63,
+			       "lanes_apart runs through on the interpreter");
+		else
+			tap_ok(p && !ran &&
+				       f.kind == PTX_FAULT_ILLEGAL_INSTRUCTION,
+			       "lanes_apart faults on the %s (barriers apart)",
+			       mode_name[m]);
+		if (p)
+			ptx_program_destroy(p);
+	}
+	unsetenv("VCUDA_EXECUTOR");
+	unsetenv("VCUDA_JIT_LANES");
 }
 
 static const char guards_text[] =
@@ -999,6 +1041,10 @@ int main(void)
 		  { [1] = true }, fill_bytes, false },
 		PROOF_CASE("lanes_proof", false),
 		PROOF_CASE("lanes_proof_fault", true),
+		{ text, "jit_lanes.sm75.ptx", "lanes_regions",
+		  { .grid = { 2 }, .block = { 64 } }, 3,
+		  { 4 * 128, 4 * 128, 0 }, { [2] = 3 }, { [1] = true },
+		  fill_ints, false },
 	};
 	for (int i = 0; i < NCASES; i++)
 		if (cases[i].text)
@@ -1028,6 +1074,7 @@ int main(void)
 	};
 	for (int i = 0; i < NFAST; i++)
 		check_fast(&fast[i]);
+	check_apart();
 	free(text);
 	test_free_all();
 	return tap_done();
