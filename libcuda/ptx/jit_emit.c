@@ -650,15 +650,18 @@ static void build_skeleton(struct emit *e, struct loop_blocks *lb,
 }
 
 /* Where the vector form's group parted ways before instruction @at:
- * the registers live there, from dsave[register][thread]. */
+ * the registers live there, from dsave[register][thread] where the
+ * region may have written them, else from their save slots. */
 static void restore_diverged(struct emit *e, uint32_t at)
 {
 	for (uint32_t r = 0; r < e->f->nregs; r++) {
 		if (!jit_live_before(e->live, at, r))
 			continue;
 		bool pred = e->f->regs[r].type == PTX_T_PRED;
-		LLVMValueRef v = LLVMBuildLoad2(e->b, e->i64,
-						slot_of(e, e->dsave, r), "");
+		LLVMValueRef p = jit_slot_written(e->slots, at, r) ?
+			slot_of(e, e->dsave, r) :
+			save_slot(e, jit_slot_of(e->slots, r));
+		LLVMValueRef v = LLVMBuildLoad2(e->b, e->i64, p, "");
 		if (pred)
 			v = LLVMBuildICmp(e->b, LLVMIntNE, v,
 					  jit_const(e, e->i64, 0), "");
@@ -723,8 +726,17 @@ LLVMBasicBlockRef jit_label_block(struct emit *e, const struct ir_operand *o)
 	if (o->kind != OPND_LABEL || o->reg >= e->f->nlabels)
 		return NULL;
 	uint32_t at = e->f->labels[o->reg].insn;
-	return e->blocks[at < e->f->ninsns ? e->f->insns[at].block :
-					     e->f->nblocks - 1];
+	return jit_block(e, at < e->f->ninsns ? e->f->insns[at].block :
+						e->f->nblocks - 1);
+}
+
+LLVMBasicBlockRef jit_block(struct emit *e, uint32_t bi)
+{
+	if (!e->blocks[bi] && e->block_queue) {
+		e->blocks[bi] = jit_new_block(e, "b");
+		e->block_queue[e->nqueued++] = bi;
+	}
+	return e->blocks[bi];
 }
 
 /* The guard of @in as an i1. */

@@ -64,6 +64,11 @@ struct emit {
 	 * register writes keep the other lanes' values. NULL: all. */
 	LLVMValueRef mask;
 	LLVMBasicBlockRef *dresume;	/* scalar entry before insn i */
+	/* blocks made on first use, to emit (jit_block); NULL: all made */
+	uint32_t *block_queue, nqueued;
+	uint32_t *region_after;		/* [barrier insn]: the region next */
+	const struct jit_vregions *vregions;
+	uint32_t vregion;		/* the region being emitted */
 	struct ir_shapes *shapes;	/* registers across a group's lanes */
 	struct jit_stats stats;		/* the vector form's paths, counted */
 	/* groups take turns in a loop (jit_emit_vyield.c): its back edge
@@ -71,6 +76,10 @@ struct emit {
 	 * yielded this pass, this pass resumes (i1) */
 	uint32_t yield_branch;
 	LLVMValueRef trips, yielded, resuming;
+	bool yield_here;		/* the region being emitted has it */
+	/* registers the region being emitted touches (jit_vregion.c):
+	 * those live at the back edge are what a turn saves */
+	const uint64_t *vtouched;
 	/* the stretch being emitted with its shared checks proven
 	 * (jit_emit_vproof.c); NULL: every access checks */
 	const struct jit_vproof *proof;
@@ -116,6 +125,10 @@ uint32_t jit_slots_stride(const struct jit_slots *s);
 /* The barrier at instruction @insn stores register @r: it is live after
  * it and may hold another value than its slot does. */
 bool jit_slot_store(const struct jit_slots *s, uint32_t insn, uint32_t r);
+/* Before the guarded instruction @insn, register @r may hold another
+ * value than its slot: the region (or the kernel's entry) may have
+ * written it. A live register that it has not is in its slot. */
+bool jit_slot_written(const struct jit_slots *s, uint32_t insn, uint32_t r);
 void jit_slots_free(struct jit_slots *s);
 
 /* Registers whose every write is f32 arithmetic (jit_nan.c): their
@@ -173,6 +186,9 @@ void jit_load_uniforms(struct emit *e);
 LLVMValueRef jit_cta_field(struct emit *e, size_t off, LLVMTypeRef t);
 LLVMBasicBlockRef jit_new_block(struct emit *e, const char *name);
 LLVMBasicBlockRef jit_label_block(struct emit *e, const struct ir_operand *o);
+/* The LLVM block of IR block @bi; made and queued on first use where
+ * e->block_queue is set (the vector form's regions). */
+LLVMBasicBlockRef jit_block(struct emit *e, uint32_t bi);
 uint32_t jit_target_block(struct emit *e, const struct ir_operand *o);
 LLVMBasicBlockRef jit_kill_check(struct emit *e, LLVMValueRef tid,
 				 LLVMBasicBlockRef to);
@@ -267,12 +283,28 @@ void jit_vyield_plan(struct emit *e);
 LLVMBasicBlockRef jit_vyield_back_edge(struct emit *e,
 				       const struct ir_insn *in,
 				       LLVMBasicBlockRef to);
-/* at a group's start: a group that yielded resumes, another goes on to
- * the next group in a later pass, else on to @fresh; */
+/* at a group's start in the region just emitted: a group that yielded
+ * resumes, another goes on to the next group in a later pass, else on
+ * to @fresh; */
 void jit_vyield_dispatch(struct emit *e, LLVMBasicBlockRef fresh);
-/* after the last group: i1, true when another pass must run (NULL when
- * the kernel has no such loop). */
+/* after the region's last group: i1, true when another pass must run
+ * (NULL when the region just emitted has no such loop). */
 LLVMValueRef jit_vyield_another_pass(struct emit *e);
+
+/* The vector form's regions (jit_vregion.c): region k starts after the
+ * barrier at instruction start[k] (k > 0), or at the kernel's entry. */
+struct jit_vregions {
+	uint32_t n;
+	uint32_t *start;
+	bool *one_barrier;	/* [k]: every group arrives at one barrier */
+	bool *exited_before;	/* [k]: a thread may have exited by then */
+};
+/* Fills @r's one_barrier and exited_before; false when out of memory. */
+bool jit_vec_regions_reach(struct emit *e, struct jit_vregions *r);
+/* Adds to @set the registers region @k touches; false when out of
+ * memory. */
+bool jit_vec_region_regs(struct emit *e, const struct jit_vregions *r,
+			 uint32_t k, uint64_t *set);
 
 /* Calls @fn (scalar, one argument of @t's element type) per lane. */
 LLVMValueRef jit_vec_call1(struct emit *e, LLVMTypeRef t, const char *fn,

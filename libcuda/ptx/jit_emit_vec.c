@@ -24,6 +24,15 @@
  * Threads of a region are unordered on a GPU; lanes keep thread order
  * among themselves (memory accesses lane by lane, faults naming the
  * first faulting lane).
+ *
+ * Each region (the code from the kernel's entry, or from a barrier, to
+ * the barriers and exits that end it) has a loop over the groups of its
+ * own, chosen once per call rather than once per group: it holds only
+ * the blocks the region reaches, made on first use (jit_block), so a
+ * block that two regions run (a loop around a barrier) is emitted in
+ * each. A region restores only the registers it touches
+ * (jit_vregion.c). Regions are numbered by their barriers' order in the
+ * kernel, as the scalar function numbers them.
  */
 #include "jit_emit.h"
 
@@ -123,12 +132,15 @@ static void hand_over(struct emit *e, uint32_t state)
 	LLVMBuildBr(B, e->next_bb);
 }
 
-/* The group's lanes part ways before @in: the scalar loop goes on. */
+/* The group's lanes part ways before @in: the scalar loop goes on,
+ * with the live registers the region may have written (the others it
+ * finds in their slots). */
 void jit_vec_diverge(struct emit *e, const struct ir_insn *in)
 {
 	uint32_t at = (uint32_t)(in - e->f->insns);
 	for (uint32_t r = 0; r < e->f->nregs; r++)
-		if (jit_live_before(e->live, at, r))
+		if (jit_live_before(e->live, at, r) &&
+		    jit_slot_written(e->slots, at, r))
 			save_lanes(e, r, e->dsave, r);
 	hand_over(e, 2 + at);
 }
@@ -214,36 +226,39 @@ static bool vec_branch(struct emit *e, const struct ir_insn *in)
 	return ok;
 }
 
-/* bar.sync: every lane saves, the region is noted, the next group. */
+/* bar.sync: every lane saves, the region that follows is noted (the
+ * same for every group: where the region reaches other barriers too,
+ * checked), the next group. */
 static bool vec_barrier(struct emit *e, const struct ir_insn *in)
 {
 	if (!jit_is_cta_barrier(in) || in->guarded)
 		return jit_unsupported(e, "only bar.sync of the whole CTA");
-	LLVMBasicBlockRef bad = jit_new_block(e, "vdiverged");
-	LLVMBasicBlockRef note = jit_new_block(e, "vnote");
-	LLVMBasicBlockRef resume = jit_new_block(e, "vresume");
 	uint32_t at = (uint32_t)(in - e->f->insns);
-	if (!jit_add_resume(e, resume, at))
-		return false;
 	for (uint32_t r = 0; r < e->f->nregs; r++)
 		if (jit_slot_store(e->slots, at, r))
 			save_lanes(e, r, e->save, jit_slot_of(e->slots, r));
-	LLVMValueRef rv = s32(e, e->nresume);
+	LLVMValueRef rv = s32(e, e->region_after[at]);
 	LLVMValueRef field = jit_cta_field(e, offsetof(struct jit_cta,
 						       next_region),
 					   e->scalar[3]);
+	if (e->vregions->one_barrier[e->vregion]) {	/* nothing to compare */
+		LLVMBuildStore(B, rv, field);
+		hand_over(e, 1);
+		return true;
+	}
 	LLVMValueRef cur = LLVMBuildLoad2(B, e->scalar[3], field, "");
 	LLVMValueRef ok = LLVMBuildOr(
 		B, LLVMBuildICmp(B, LLVMIntEQ, cur,
 				 LLVMConstAllOnes(e->scalar[3]), ""),
 		LLVMBuildICmp(B, LLVMIntEQ, cur, rv, ""), "");
+	LLVMBasicBlockRef bad = jit_new_block(e, "vdiverged");
+	LLVMBasicBlockRef note = jit_new_block(e, "vnote");
 	LLVMBuildCondBr(B, ok, note, bad);
 	LLVMPositionBuilderAtEnd(B, note);
 	LLVMBuildStore(B, rv, field);
 	hand_over(e, 1);
 	LLVMPositionBuilderAtEnd(B, bad);
 	jit_barrier_fault_call(e, e->gtid, in->line);
-	LLVMPositionBuilderAtEnd(B, resume);
 	return true;
 }
 
@@ -310,7 +325,8 @@ static bool ends_block(const struct ir_insn *in)
 }
 
 /* Instructions [@from, @to) of block @bi; at the block's end, on to
- * the next block (or the group's exit) unless the last one branched. */
+ * the next block (made on first use, jit_block) or the group's exit,
+ * unless the last one branched. */
 static bool vec_run(struct emit *e, uint32_t bi, uint32_t from, uint32_t to)
 {
 	const struct ir_func *f = e->f;
@@ -326,7 +342,7 @@ static bool vec_run(struct emit *e, uint32_t bi, uint32_t from, uint32_t to)
 	if (to < blk->first + blk->count || ended)
 		return true;
 	if (bi + 1 < f->nblocks)
-		LLVMBuildBr(B, e->blocks[bi + 1]);
+		LLVMBuildBr(B, jit_block(e, bi + 1));
 	else
 		exit_group(e);
 	return true;
@@ -368,32 +384,56 @@ static bool vec_stretch(struct emit *e, uint32_t bi, uint32_t from,
 	return ok;
 }
 
-/* Each block as its stretches, with the barriers between them. */
-static bool vec_blocks(struct emit *e)
+static bool is_barrier(const struct ir_insn *in)
+{
+	return in->op == OP_BAR || in->op == OP_BARRIER;
+}
+
+/* Instructions @from.. of IR block @bi, at the builder, as one stretch
+ * (vec_stretch): up to a barrier (the region's end) or the block's end,
+ * falling through to the next. */
+static bool vec_block_from(struct emit *e, uint32_t bi, uint32_t from)
 {
 	const struct ir_func *f = e->f;
-	for (uint32_t bi = 0; bi < f->nblocks; bi++) {
-		const struct ir_block *blk = &f->blocks[bi];
-		uint32_t end = blk->first + blk->count;
+	const struct ir_block *blk = &f->blocks[bi];
+	uint32_t end = blk->first + blk->count;
+	uint32_t to = jit_vproof_stretch_end(f, from, end);
+	if (!vec_stretch(e, bi, from, to))
+		return false;
+	if (to == end)
+		return true;
+	bool ok = vec_insn(e, &f->insns[to]);	/* the barrier */
+	e->in = NULL;
+	return ok;
+}
+
+/* Region @k's code, from where it starts (the kernel's entry, or past
+ * its barrier) to the barriers and exits that end it: only the blocks
+ * it reaches, each made on first use (jit_block). */
+static bool vec_region_code(struct emit *e, uint32_t k)
+{
+	const struct ir_func *f = e->f;
+	uint32_t at = e->vregions->start[k];
+	memset(e->blocks, 0, f->nblocks * sizeof(*e->blocks));
+	e->nqueued = 0;
+	e->vregion = k;
+	bool ok = true;
+	if (k == 0)
+		LLVMBuildBr(B, jit_block(e, 0));
+	else
+		ok = vec_block_from(e, f->insns[at].block, at + 1);
+	for (uint32_t q = 0; ok && q < e->nqueued; q++) {
+		uint32_t bi = e->block_queue[q];
 		LLVMPositionBuilderAtEnd(B, e->blocks[bi]);
-		for (uint32_t i = blk->first;;) {
-			uint32_t to = jit_vproof_stretch_end(f, i, end);
-			if (!vec_stretch(e, bi, i, to))
-				return false;
-			if (to == end)
-				break;
-			if (!vec_insn(e, &f->insns[to]))	/* a barrier */
-				return false;
-			i = to + 1;
-		}
+		ok = vec_block_from(e, bi, f->blocks[bi].first);
 	}
-	return true;
+	return ok;
 }
 
 struct vloop {
-	LLVMBasicBlockRef entry, head, body, go, init, restore, done;
+	LLVMBasicBlockRef head, body, fresh, go, done;
 	LLVMValueRef g, xyz[3];		/* lane 0's thread: id, coordinates */
-	LLVMValueRef nx, ny, rows;	/* ntid.x, ntid.y; rows: x % W == 0 */
+	LLVMValueRef nx, ny;		/* ntid.x, ntid.y */
 };
 
 /*
@@ -426,38 +466,29 @@ static void step_coordinates(struct emit *e, struct vloop *v,
 							     ""), "");
 }
 
-/* A group with a thread that exited (at an earlier barrier) is left to
- * the scalar loop; the others start the region here. */
-static void group_dispatch(struct emit *e, struct vloop *v)
+/* A group with a thread that exited (in an earlier region: where none
+ * can have, no need to look) is left to the scalar loop; the others go
+ * on. */
+static void skip_exited(struct emit *e, struct vloop *v, uint32_t k)
 {
-	if (e->has_barrier) {
-		LLVMTypeRef v8 = LLVMVectorType(e->scalar[1], JIT_LANES);
-		LLVMValueRef ex = LLVMBuildLoad2(B, v8,
-						 group_exited_flags(e, v8), "");
-		LLVMSetAlignment(ex, 1);
-		LLVMValueRef any = any_of(e, LLVMBuildICmp(B, LLVMIntNE, ex,
-							   jit_cint(v8, 0), ""));
-		LLVMBasicBlockRef skip = jit_new_block(e, "vskip");
-		LLVMBuildCondBr(B, any, skip, v->go);
-		LLVMPositionBuilderAtEnd(B, skip);
-		hand_over(e, 0);
-	} else {
+	if (!e->has_barrier || !e->vregions->exited_before[k]) {
 		LLVMBuildBr(B, v->go);
+		return;
 	}
-	LLVMPositionBuilderAtEnd(B, v->go);
-	LLVMBuildCondBr(B, LLVMBuildICmp(B, LLVMIntEQ, e->region, s32(e, 0), ""),
-			v->init, v->restore);
-	LLVMPositionBuilderAtEnd(B, v->init);
-	for (uint32_t r = 0; r < e->f->nregs; r++) {
-		bool pred = e->f->regs[r].type == PTX_T_PRED;
-		LLVMBuildStore(B, jit_const(e, pred ? e->i1 : e->i64, 0),
-			       e->regs[r]);
-	}
-	LLVMBuildBr(B, e->blocks[0]);
+	LLVMTypeRef v8 = LLVMVectorType(e->scalar[1], JIT_LANES);
+	LLVMValueRef ex = LLVMBuildLoad2(B, v8, group_exited_flags(e, v8), "");
+	LLVMSetAlignment(ex, 1);
+	LLVMValueRef any = any_of(e, LLVMBuildICmp(B, LLVMIntNE, ex,
+						   jit_cint(v8, 0), ""));
+	LLVMBasicBlockRef skip = jit_new_block(e, "vskip");
+	LLVMBuildCondBr(B, any, skip, v->go);
+	LLVMPositionBuilderAtEnd(B, skip);
+	hand_over(e, 0);
 }
 
-/* Groups that yielded in a loop (jit_emit_vyield.c) go on: from the
- * first group again. */
+/* Groups that yielded in the region's streaming loop
+ * (jit_emit_vyield.c) go on: the region's loop over the groups runs
+ * again from the first group. */
 static void another_pass(struct emit *e, struct vloop *v)
 {
 	LLVMValueRef again = jit_vyield_another_pass(e);
@@ -475,23 +506,170 @@ static void another_pass(struct emit *e, struct vloop *v)
 	LLVMPositionBuilderAtEnd(B, fin);
 }
 
-/* entry -> head (a whole group left?) -> body -> go -> init/restore ->
- * the kernel's blocks -> next -> head; done: ret 0. */
-static void vec_skeleton(struct emit *e, struct vloop *v)
+/* Region @k's registers: zero at the kernel's entry, else those live
+ * past its barrier that it touches (e->vtouched), from their slots. */
+static void region_registers(struct emit *e, uint32_t k)
 {
-	v->entry = jit_new_block(e, "entry");
-	e->entry_bb = v->entry;
+	const struct ir_func *f = e->f;
+	uint32_t at = e->vregions->start[k];
+	for (uint32_t r = 0; r < f->nregs; r++) {
+		LLVMTypeRef t = f->regs[r].type == PTX_T_PRED ? e->i1 : e->i64;
+		if (k == 0)
+			LLVMBuildStore(B, jit_const(e, t, 0), e->regs[r]);
+		else if (jit_live_after(e->live, at, r) &&
+			 e->vtouched[r / 64] >> (r % 64) & 1)
+			restore_lanes(e, r, e->save, jit_slot_of(e->slots, r));
+	}
+}
+
+/* head (a whole group left?) -> body -> [turns] -> fresh -> go
+ * (registers) -> region code; next -> head. The body's end and done
+ * wait for the code (region_loop_close). */
+static void region_loop_open(struct emit *e, struct vloop *v,
+			     LLVMBasicBlockRef from, uint32_t k)
+{
 	v->head = jit_new_block(e, "vhead");
 	v->body = jit_new_block(e, "vbody");
+	v->fresh = jit_new_block(e, "vfresh");
 	v->go = jit_new_block(e, "vgo");
-	v->init = jit_new_block(e, "vinit");
-	v->restore = jit_new_block(e, "vrestore");
 	v->done = jit_new_block(e, "vdone");
 	e->next_bb = jit_new_block(e, "vnext");
+	LLVMBuildBr(B, v->head);
+	LLVMPositionBuilderAtEnd(B, v->head);
+	v->g = LLVMBuildPhi(B, e->scalar[3], "");
+	for (int i = 0; i < 3; i++)
+		v->xyz[i] = LLVMBuildPhi(B, e->scalar[3], "");
+	e->gtid = v->g;
+	LLVMValueRef end = LLVMBuildAdd(B, v->g, s32(e, JIT_LANES), "");
+	LLVMBuildCondBr(B, LLVMBuildICmp(B, LLVMIntULE, end, e->nthreads, ""),
+			v->body, v->done);
+	LLVMPositionBuilderAtEnd(B, v->body);
+	lane_coordinates(e, v);
+	LLVMPositionBuilderAtEnd(B, v->fresh);
+	skip_exited(e, v, k);
+	LLVMPositionBuilderAtEnd(B, v->go);
+	region_registers(e, k);
+	LLVMPositionBuilderAtEnd(B, e->next_bb);
+	LLVMValueRef next[3];
+	step_coordinates(e, v, next);
+	LLVMBuildBr(B, v->head);
+	LLVMValueRef zero = s32(e, 0);
+	LLVMAddIncoming(v->g, &zero, &from, 1);
+	LLVMAddIncoming(v->g, &end, &e->next_bb, 1);
+	for (int i = 0; i < 3; i++) {
+		LLVMAddIncoming(v->xyz[i], &zero, &from, 1);
+		LLVMAddIncoming(v->xyz[i], &next[i], &e->next_bb, 1);
+	}
+	LLVMPositionBuilderAtEnd(B, v->go);
+}
+
+/* After the region's code, which tells whether it holds the loop whose
+ * groups take turns: a group's start resumes a group that yielded
+ * there (jit_vyield_dispatch), and done runs the region's groups again
+ * while one yielded, then returns 2 when the scalar loop has threads
+ * to run, else 0. */
+static void region_loop_close(struct emit *e, struct vloop *v)
+{
+	LLVMPositionBuilderAtEnd(B, v->body);
+	jit_vyield_dispatch(e, v->fresh);
+	LLVMPositionBuilderAtEnd(B, v->done);
+	another_pass(e, v);
+	LLVMValueRef tail = LLVMBuildICmp(B, LLVMIntULT, v->g, e->nthreads, "");
+	LLVMValueRef left = LLVMBuildICmp(
+		B, LLVMIntNE, LLVMBuildLoad2(B, e->scalar[3], e->leftover, ""),
+		s32(e, 0), "");
+	LLVMBuildRet(B, LLVMBuildSelect(B, LLVMBuildOr(B, tail, left, ""),
+					s32(e, 2), s32(e, 0), ""));
+}
+
+/* Region @k: a loop of its own over the groups, entered from @from,
+ * with the registers the region touches (jit_vregion.c) at hand for
+ * its restore and its turns. */
+static bool vec_region(struct emit *e, struct vloop *v, LLVMBasicBlockRef from,
+		       uint32_t k)
+{
+	uint64_t *touched = calloc((e->f->nregs + 63) / 64 + 1, 8);
+	if (!touched)
+		return jit_unsupported(e, "out of memory");
+	bool ok = jit_vec_region_regs(e, e->vregions, k, touched);
+	e->vtouched = touched;
+	e->yield_here = false;
+	if (ok) {
+		LLVMPositionBuilderAtEnd(B, from);
+		region_loop_open(e, v, from, k);
+		ok = vec_region_code(e, k);
+	}
+	if (ok)
+		region_loop_close(e, v);
+	e->vtouched = NULL;
+	free(touched);
+	return ok;
+}
+
+/* Numbers the regions: region k begins after the k-th barrier, in
+ * instruction order, as the scalar function numbers them. */
+static void number_regions(struct emit *e, struct jit_vregions *r)
+{
+	r->n = 1;
+	for (uint32_t i = 0; i < e->f->ninsns; i++)
+		if (is_barrier(&e->f->insns[i])) {
+			e->region_after[i] = r->n;
+			r->start[r->n++] = i;
+		}
+}
+
+/*
+ * entry -> the region's own loop over the groups (region_loop_open),
+ * chosen once per call rather than once per group; each loop holds
+ * only the code its region reaches, so LLVM keeps its values in
+ * registers instead of across every region's code.
+ */
+static bool vec_regions(struct emit *e, struct vloop *v)
+{
+	const struct ir_func *f = e->f;
+	struct jit_vregions r = { 0 };
+	size_t n = f->ninsns + 1;
+	r.start = calloc(n, sizeof(*r.start));
+	r.one_barrier = calloc(n, sizeof(*r.one_barrier));
+	r.exited_before = calloc(n, sizeof(*r.exited_before));
+	e->region_after = calloc(n, sizeof(*e->region_after));
+	e->block_queue = calloc(f->nblocks + 1, sizeof(*e->block_queue));
+	e->vregions = &r;
+	bool ok = r.start && r.one_barrier && r.exited_before &&
+		  e->region_after && e->block_queue;
+	if (!ok)
+		jit_unsupported(e, "out of memory");
+	if (ok)
+		number_regions(e, &r);
+	ok = ok && jit_vec_regions_reach(e, &r);
+	LLVMValueRef sw = ok ? LLVMBuildSwitch(B, e->region, e->fault_bb, r.n) :
+			       NULL;
+	for (uint32_t k = 0; ok && k < r.n; k++) {
+		LLVMBasicBlockRef from = jit_new_block(e, "vregion");
+		LLVMAddCase(sw, s32(e, k), from);
+		ok = vec_region(e, v, from, k);
+	}
+	free(r.start);
+	free(r.one_barrier);
+	free(r.exited_before);
+	free(e->region_after);
+	free(e->block_queue);
+	e->vregions = NULL;
+	e->region_after = NULL;
+	e->block_queue = NULL;
+	memset(e->blocks, 0, f->nblocks * sizeof(*e->blocks));
+	return ok;
+}
+
+/* The function's entry: register allocas, the CTA's uniforms, the rows
+ * gate; leaves the builder where the regions are chosen. */
+static void vec_entry(struct emit *e, struct vloop *v)
+{
+	LLVMBasicBlockRef entry = jit_new_block(e, "entry");
+	LLVMBasicBlockRef dispatch = jit_new_block(e, "vdispatch");
+	e->entry_bb = entry;
 	e->fault_bb = jit_new_block(e, "vfault");
-	for (uint32_t i = 0; i < e->f->nblocks; i++)
-		e->blocks[i] = jit_new_block(e, "b");
-	LLVMPositionBuilderAtEnd(B, v->entry);
+	LLVMPositionBuilderAtEnd(B, entry);
 	jit_lanes(e, JIT_LANES);
 	for (uint32_t r = 0; r < e->f->nregs; r++)
 		e->regs[r] = LLVMBuildAlloca(B, e->f->regs[r].type ==
@@ -503,72 +681,20 @@ static void vec_skeleton(struct emit *e, struct vloop *v)
 	jit_load_uniforms(e);
 	v->nx = e->ntid[0];
 	v->ny = e->ntid[1];
-	v->rows = LLVMBuildICmp(B, LLVMIntEQ,
-				LLVMBuildURem(B, v->nx, s32(e, JIT_LANES), ""),
-				s32(e, 0), "");
+	LLVMValueRef rows = LLVMBuildICmp(
+		B, LLVMIntEQ, LLVMBuildURem(B, v->nx, s32(e, JIT_LANES), ""),
+		s32(e, 0), "");
 	jit_lanes(e, JIT_LANES);
 	for (int i = 0; i < 3; i++) {
 		e->ntid[i] = jit_splat(e, e->ntid[i]);
 		e->ctaid[i] = jit_splat(e, e->ctaid[i]);
 		e->nctaid[i] = jit_splat(e, e->nctaid[i]);
 	}
-	jit_vec_rows_gate(e, v->rows, v->head);
-	LLVMPositionBuilderAtEnd(B, v->head);
-	v->g = LLVMBuildPhi(B, e->scalar[3], "");
-	for (int i = 0; i < 3; i++)
-		v->xyz[i] = LLVMBuildPhi(B, e->scalar[3], "");
-	e->gtid = v->g;
-	LLVMValueRef end = LLVMBuildAdd(B, v->g, s32(e, JIT_LANES), "");
-	LLVMBuildCondBr(B, LLVMBuildICmp(B, LLVMIntULE, end, e->nthreads, ""),
-			v->body, v->done);
-	LLVMPositionBuilderAtEnd(B, v->body);
-	lane_coordinates(e, v);
-	LLVMBasicBlockRef fresh = jit_new_block(e, "vfresh");
-	jit_vyield_dispatch(e, fresh);
-	LLVMPositionBuilderAtEnd(B, fresh);
-	group_dispatch(e, v);
-	LLVMPositionBuilderAtEnd(B, e->next_bb);
-	LLVMValueRef next[3];
-	step_coordinates(e, v, next);
-	LLVMBuildBr(B, v->head);
-	LLVMValueRef zero = s32(e, 0);
-	LLVMAddIncoming(v->g, &zero, &v->entry, 1);
-	LLVMAddIncoming(v->g, &end, &e->next_bb, 1);
-	for (int i = 0; i < 3; i++) {
-		LLVMAddIncoming(v->xyz[i], &zero, &v->entry, 1);
-		LLVMAddIncoming(v->xyz[i], &next[i], &e->next_bb, 1);
-	}
-	/* 2: the scalar loop has threads to run; 0: none */
-	LLVMPositionBuilderAtEnd(B, v->done);
-	another_pass(e, v);
-	LLVMValueRef tail = LLVMBuildICmp(B, LLVMIntULT, v->g, e->nthreads, "");
-	LLVMValueRef left = LLVMBuildICmp(
-		B, LLVMIntNE, LLVMBuildLoad2(B, e->scalar[3], e->leftover, ""),
-		s32(e, 0), "");
-	LLVMBuildRet(B, LLVMBuildSelect(B, LLVMBuildOr(B, tail, left, ""),
-					s32(e, 2), s32(e, 0), ""));
+	jit_vec_rows_gate(e, rows, dispatch);
 	LLVMPositionBuilderAtEnd(B, e->fault_bb);
 	LLVMBuildRet(B, s32(e, 1));
+	LLVMPositionBuilderAtEnd(B, dispatch);
 }
-
-/* Region r continues at resume[r], the lanes' registers restored. */
-static void vec_restore(struct emit *e, struct vloop *v)
-{
-	LLVMPositionBuilderAtEnd(B, v->restore);
-	LLVMValueRef sw = LLVMBuildSwitch(B, e->region, e->fault_bb,
-					  e->nresume);
-	for (uint32_t i = 0; i < e->nresume; i++) {
-		LLVMBasicBlockRef bb = jit_new_block(e, "vrestore_r");
-		LLVMAddCase(sw, s32(e, i + 1), bb);
-		LLVMPositionBuilderAtEnd(B, bb);
-		for (uint32_t r = 0; r < e->f->nregs; r++)
-			if (jit_live_after(e->live, e->resume_insn[i], r))
-				restore_lanes(e, r, e->save,
-					      jit_slot_of(e->slots, r));
-		LLVMBuildBr(B, e->resume[i]);
-	}
-}
-
 /*
  * The engine compiles modules of up to 20000 instructions (a limit on
  * compile time); the vector form may take some 60% of that, leaving
@@ -603,10 +729,8 @@ LLVMValueRef jit_emit_vector(struct emit *e, const char *name)
 		LLVMDeleteFunction(e->fn);
 		return NULL;
 	}
-	vec_skeleton(e, &v);
-	bool ok = vec_blocks(e);
-	if (ok)
-		vec_restore(e, &v);
+	vec_entry(e, &v);
+	bool ok = vec_regions(e, &v);
 	jit_vec_shapes_end(e);
 	LLVMValueRef fn = e->fn;
 	jit_lanes(e, 0);

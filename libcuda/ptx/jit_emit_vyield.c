@@ -18,7 +18,19 @@
  * vstate[] and lets the next group start. When every group has had its
  * turn, another pass resumes the groups that yielded, at the loop's
  * head, until none does; only then does the function return, so the
- * scalar loop never sees YIELD_STATE. The CTA then walks its memory a
+ * scalar loop never sees YIELD_STATE.
+ *
+ * The turns belong to the loop over the groups of the region that holds
+ * the loop (jit_emit_vec.c has one per region, and a call runs one
+ * region): a group resumes inside that region's loop, and another pass
+ * runs that region's groups again. A region restores only the
+ * registers it touches (jit_vregion.c), and a resumed group skips that
+ * restore, so a turn saves and restores the registers live at the back
+ * edge that the region touches, no others: those it never touches stay
+ * in their save slots, untouched by the turns as by the region. In
+ * region 0, which zeroes every register instead, a resumed group zeroes
+ * the others again, as a barrier or a group parting there stores them
+ * all. The CTA then walks its memory a
  * few trips at a time, all its groups together: each line is read from
  * memory once, by consecutive groups, and the CPU's prefetchers see
  * consecutive lines.
@@ -159,6 +171,28 @@ void jit_vyield_plan(struct emit *e)
 	LLVMBuildStore(B, LLVMConstInt(i1, 0, false), e->resuming);
 }
 
+/* Register @r is live at the back edge @at and the region being emitted
+ * touches it: a turn saves and restores it. */
+static bool turn_keeps(const struct emit *e, uint32_t at, uint32_t r)
+{
+	return jit_live_before(e->live, at, r) &&
+	       (e->vtouched[r / 64] >> (r % 64) & 1);
+}
+
+/* A resumed group's registers: those a turn kept from dsave; in region
+ * 0, the others zero, as region 0 starts them. */
+static void resume_registers(struct emit *e, uint32_t at)
+{
+	const struct ir_func *f = e->f;
+	for (uint32_t r = 0; r < f->nregs; r++) {
+		LLVMTypeRef t = f->regs[r].type == PTX_T_PRED ? e->i1 : e->i64;
+		if (turn_keeps(e, at, r))
+			jit_vec_restore_lanes(e, r, e->dsave, r);
+		else if (e->vregion == 0)
+			LLVMBuildStore(B, jit_const(e, t, 0), e->regs[r]);
+	}
+}
+
 /* The group's vstate[] entry. */
 static LLVMValueRef group_state(struct emit *e)
 {
@@ -183,9 +217,10 @@ LLVMBasicBlockRef jit_vyield_back_edge(struct emit *e,
 	LLVMBuildStore(B, n, e->trips);
 	LLVMBuildCondBr(B, LLVMBuildICmp(B, LLVMIntUGE, n, s32(e, YIELD_TRIPS),
 					 ""), yield, to);
+	e->yield_here = true;
 	LLVMPositionBuilderAtEnd(B, yield);
 	for (uint32_t r = 0; r < e->f->nregs; r++)
-		if (jit_live_before(e->live, at, r))
+		if (turn_keeps(e, at, r))
 			jit_vec_save_lanes(e, r, e->dsave, r);
 	LLVMValueRef p = LLVMBuildBitCast(B, group_state(e),
 					  LLVMPointerType(e->i32, 0), "");
@@ -199,7 +234,7 @@ LLVMBasicBlockRef jit_vyield_back_edge(struct emit *e,
 
 void jit_vyield_dispatch(struct emit *e, LLVMBasicBlockRef fresh)
 {
-	if (e->yield_branch == UINT32_MAX) {
+	if (e->yield_branch == UINT32_MAX || !e->yield_here) {
 		LLVMBuildBr(B, fresh);
 		return;
 	}
@@ -217,15 +252,14 @@ void jit_vyield_dispatch(struct emit *e, LLVMBasicBlockRef fresh)
 					 s32(e, YIELD_STATE), ""),
 			resume, e->next_bb);
 	LLVMPositionBuilderAtEnd(B, resume);
-	for (uint32_t r = 0; r < f->nregs; r++)
-		if (jit_live_before(e->live, at, r))
-			jit_vec_restore_lanes(e, r, e->dsave, r);
-	LLVMBuildBr(B, e->blocks[jit_target_block(e, &f->insns[at].opnd[0])]);
+	resume_registers(e, at);
+	uint32_t head = jit_target_block(e, &f->insns[at].opnd[0]);
+	LLVMBuildBr(B, jit_block(e, head));	/* this region's copy */
 }
 
 LLVMValueRef jit_vyield_another_pass(struct emit *e)
 {
-	if (e->yield_branch == UINT32_MAX)
+	if (e->yield_branch == UINT32_MAX || !e->yield_here)
 		return NULL;
 	LLVMTypeRef i1 = e->scalar[0];
 	LLVMValueRef any = LLVMBuildLoad2(B, i1, e->yielded, "");

@@ -9,7 +9,9 @@
  * regions of a few instructions thus store one or two registers, not
  * the eleven they keep. The kernel's entry counts as writing them all
  * (region 0 restores nothing). Forward dataflow over the blocks, one bit
- * per register.
+ * per register. The same sets before each guarded instruction tell a
+ * vector group that parts ways there which registers to hand over: the
+ * others are still in their slots.
  */
 #include "jit_emit.h"
 
@@ -21,6 +23,7 @@ struct jit_slots {
 	uint32_t stride;	/* slots per thread */
 	uint32_t *slot;		/* per register */
 	uint64_t *store;	/* [insn][words], barriers only */
+	uint64_t *written;	/* [insn][words], guarded ones only */
 };
 
 static bool is_barrier(const struct ir_insn *in)
@@ -88,6 +91,9 @@ static void walk_block(struct emit *e, struct jit_slots *s, uint32_t b,
 	for (uint32_t i = 0; i < blk->count; i++) {
 		uint32_t at = blk->first + i;
 		const struct ir_insn *in = &f->insns[at];
+		if (record && in->guarded)
+			memcpy(s->written + (size_t)at * words, state,
+			       words * 8);
 		if (!is_barrier(in)) {
 			jit_live_add_defs(f, in, state);
 			continue;
@@ -167,8 +173,9 @@ struct jit_slots *jit_slots_compute(struct emit *e)
 		s->words = words;
 		s->slot = calloc(f->nregs + 1, sizeof(*s->slot));
 		s->store = calloc((size_t)(f->ninsns + 1) * words, 8);
+		s->written = calloc((size_t)(f->ninsns + 1) * words, 8);
 	}
-	bool ok = s && sets && state && s->slot && s->store;
+	bool ok = s && sets && state && s->slot && s->store && s->written;
 	if (ok) {
 		assign_slots(e, s, sets, state);
 		memset(sets, 0, (size_t)(f->nblocks + 1) * words * 8);
@@ -200,11 +207,17 @@ bool jit_slot_store(const struct jit_slots *s, uint32_t insn, uint32_t r)
 	return has_bit(s->store + (size_t)insn * s->words, r);
 }
 
+bool jit_slot_written(const struct jit_slots *s, uint32_t insn, uint32_t r)
+{
+	return has_bit(s->written + (size_t)insn * s->words, r);
+}
+
 void jit_slots_free(struct jit_slots *s)
 {
 	if (s) {
 		free(s->slot);
 		free(s->store);
+		free(s->written);
 	}
 	free(s);
 }

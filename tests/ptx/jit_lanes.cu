@@ -97,3 +97,31 @@ extern "C" __global__ void lanes_counter(const int *in, int *out)
 	__syncthreads();
 	out[t] = s[(t + k) & 63] + in[k];
 }
+
+// Regions of the vector form (a loop over the groups each): registers
+// kept across several barriers that no region between changes, a
+// barrier in a loop whose trip count is the same in every thread, and
+// lanes that part ways between barriers (a loop of a trip count of
+// their own) holding registers the region never touched, which the
+// scalar code then finds in their save slots.
+extern "C" __global__ void lanes_regions(const int *in, int *out, int rounds)
+{
+	__shared__ int s[128];
+	int t = threadIdx.x;
+	int n = blockDim.x;
+	int g = blockIdx.x * n + t;
+	int a = in[g], b = in[g] * 3 + 1, c = in[g] ^ 0x55;
+	s[t] = a;
+	__syncthreads();
+	int acc = 0;
+#pragma unroll 1
+	for (int r = 0; r < rounds; r++) {
+		int x = s[(t + r + 1) % n];
+		for (int j = 0; j < (x & 3); j++)
+			acc += s[(t * 5 + j) % n] ^ b;
+		__syncthreads();
+		s[t] = x + acc;
+		__syncthreads();
+	}
+	out[g] = acc + a * c - b + s[(t + 3) % n];
+}

@@ -19,8 +19,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { NMODES = 3, NCASES = 28, NFAULT_TESTS = NMODES, NFAST = 7,
-       NTESTS = NCASES * (NMODES - 1) + NFAULT_TESTS + NFAST };
+enum { NMODES = 3, NCASES = 30, NFAULT_TESTS = NMODES, NFAST = 7,
+       NAPART_TESTS = NMODES,
+       NTESTS = NCASES * (NMODES - 1) + NFAULT_TESTS + NFAST +
+		NAPART_TESTS };
 
 static const char *const mode_name[NMODES] = { "interpreter", "scalar JIT",
 					       "vector JIT" };
@@ -204,6 +206,46 @@ static void fill_bytes(unsigned arg, void *buf, size_t size)
 			float f = (float)(i * 37 % 101) - 50.5f;
 			memcpy(b + 4 * i, &f, 4);
 		}
+}
+
+/* The CTA's two warps wait at two different bar.sync: the interpreter
+ * counts them at barrier 0 alike, the JIT needs its regions' threads to
+ * meet and faults (its vector form checks where a region reaches two
+ * barriers). */
+static const char apart_text[] =
+	".version 7.0\n.target sm_75\n.address_size 64\n"
+	".visible .entry lanes_apart(.param .u64 out)\n{\n"
+	"\t.reg .pred %p<2>;\n\t.reg .b32 %r<4>;\n\t.reg .b64 %rd<4>;\n"
+	"\tld.param.u64 %rd1, [out];\n\tmov.u32 %r1, %tid.x;\n"
+	"\tsetp.lt.u32 %p1, %r1, 32;\n\t@%p1 bra LOW;\n"
+	"\tbar.sync 0;\n\tbra.uni DONE;\nLOW:\n\tbar.sync 0;\nDONE:\n"
+	"\tmul.wide.u32 %rd2, %r1, 4;\n\tadd.s64 %rd3, %rd1, %rd2;\n"
+	"\tst.global.u32 [%rd3], %r1;\n\tret;\n}\n";
+
+static void check_apart(void)
+{
+	for (int m = 0; m < NMODES; m++) {
+		set_mode(m);
+		struct ptx_program *p = build_mode(apart_text, "apart.ptx", m);
+		uint32_t *out = test_alloc(64 * 4);
+		const void *args[1] = { &out };
+		struct launch_cfg cfg = { .grid = { 1 }, .block = { 64 } };
+		struct ptx_fault f;
+		memset(&f, 0, sizeof(f));
+		bool ran = p && run(p, "lanes_apart", &cfg, args, &f);
+		if (m == 0)
+			tap_ok(ran && out[63] == 63,
+			       "lanes_apart runs through on the interpreter");
+		else
+			tap_ok(p && !ran &&
+				       f.kind == PTX_FAULT_ILLEGAL_INSTRUCTION,
+			       "lanes_apart faults on the %s (barriers apart)",
+			       mode_name[m]);
+		if (p)
+			ptx_program_destroy(p);
+	}
+	unsetenv("VCUDA_EXECUTOR");
+	unsetenv("VCUDA_JIT_LANES");
 }
 
 static const char guards_text[] =
@@ -640,7 +682,12 @@ static const char gridstride_text[] =
  * one thread faults, after two turns of every group.
  * lanes_turns_hist counts bytes with shared atomics whose old values
  * no one reads (atom and red, add and max), then merges with global
- * atomics.
+ * atomics. lanes_turns_outer runs its grid-stride loop three times,
+ * a barrier after each: region 0 and region 1 (past that barrier) each
+ * hold the loop and take turns in their own loops over the groups;
+ * out and %r20 are live through region 1's loop but untouched there,
+ * so its turns leave them in their save slots for region 2, past the
+ * last barrier.
  */
 static const char turns_text[] =
 	".version 7.0\n.target sm_75\n.address_size 64\n"
@@ -698,7 +745,30 @@ static const char turns_text[] =
 	"\tld.shared.u32 %r20, [%r11+256];\n"
 	"\tmad.lo.s32 %r21, %r4, %r3, %r2;\n\tmul.wide.u32 %rd7, %r21, 4;\n"
 	"\tadd.s64 %rd7, %rd1, %rd7;\n\tst.global.u32 [%rd7+256], %r20;\n"
-	"\tret;\n}\n";
+	"\tret;\n}\n"
+	".visible .entry lanes_turns_outer(.param .u64 in, .param .u64 out,\n"
+	"\t.param .u32 n)\n{\n"
+	"\t.reg .pred %p<4>;\n\t.reg .f32 %f<4>;\n\t.reg .b32 %r<24>;\n"
+	"\t.reg .b64 %rd<8>;\n"
+	"\tld.param.u64 %rd1, [out];\n\tld.param.u64 %rd2, [in];\n"
+	"\tld.param.u32 %r1, [n];\n\tcvta.to.global.u64 %rd1, %rd1;\n"
+	"\tcvta.to.global.u64 %rd2, %rd2;\n"
+	"\tmov.u32 %r2, %tid.x;\n\tmov.u32 %r3, %ntid.x;\n"
+	"\tmov.u32 %r4, %ctaid.x;\n\tmov.u32 %r5, %nctaid.x;\n"
+	"\tmad.lo.s32 %r9, %r4, %r3, %r2;\n\tmul.lo.s32 %r7, %r5, %r3;\n"
+	"\tmul.lo.s32 %r20, %r2, 3;\n\tmov.f32 %f1, 0f00000000;\n"
+	"\tmov.u32 %r10, 0;\n"
+	"$Louter:\n\tmov.u32 %r6, %r9;\n\tsetp.ge.s32 %p1, %r6, %r1;\n"
+	"\t@%p1 bra $Lnext;\n"
+	"$Lloop:\n\tmul.wide.s32 %rd3, %r6, 4;\n\tadd.s64 %rd4, %rd2, %rd3;\n"
+	"\tld.global.f32 %f2, [%rd4];\n\tadd.f32 %f1, %f1, %f2;\n"
+	"\tadd.s32 %r6, %r6, %r7;\n\tsetp.lt.s32 %p2, %r6, %r1;\n"
+	"\t@%p2 bra $Lloop;\n"
+	"$Lnext:\n\tbar.sync 0;\n\tadd.s32 %r10, %r10, 1;\n"
+	"\tsetp.lt.u32 %p3, %r10, 3;\n\t@%p3 bra $Louter;\n"
+	"\tbar.sync 0;\n\tmul.wide.u32 %rd5, %r9, 8;\n"
+	"\tadd.s64 %rd6, %rd1, %rd5;\n\tst.global.f32 [%rd6], %f1;\n"
+	"\tst.global.u32 [%rd6+4], %r20;\n\tret;\n}\n";
 
 /*
  * Shared accesses whose checks one test at a stretch's start stands for
@@ -997,8 +1067,16 @@ int main(void)
 		  { .grid = { 3 }, .block = { 64 } }, 3,
 		  { 4 * TURNS_N, 4 * (64 + 192), 0 }, { [2] = 4 * TURNS_N - 3 },
 		  { [1] = true }, fill_bytes, false },
+		{ turns_text, "turns.ptx", "lanes_turns_outer",
+		  { .grid = { 3 }, .block = { 64 } }, 3,
+		  { 4 * TURNS_N, 8 * 192, 0 }, { [2] = TURNS_N }, { [1] = true },
+		  fill_mixed, false },
 		PROOF_CASE("lanes_proof", false),
 		PROOF_CASE("lanes_proof_fault", true),
+		{ text, "jit_lanes.sm75.ptx", "lanes_regions",
+		  { .grid = { 2 }, .block = { 64 } }, 3,
+		  { 4 * 128, 4 * 128, 0 }, { [2] = 3 }, { [1] = true },
+		  fill_ints, false },
 	};
 	for (int i = 0; i < NCASES; i++)
 		if (cases[i].text)
@@ -1028,6 +1106,7 @@ int main(void)
 	};
 	for (int i = 0; i < NFAST; i++)
 		check_fast(&fast[i]);
+	check_apart();
 	free(text);
 	test_free_all();
 	return tap_done();
