@@ -209,7 +209,11 @@ static bool trap_faults(void)
 	return ok;
 }
 
-/* bfi as PTX defines it (and the interpreter computes it). */
+/*
+ * bfi as PTX defines it, bit by bit (the interpreter masks instead, so
+ * the two are written apart): pos and len read as 8 bits for .b32; bits
+ * of b at [pos, pos + len), cut at the width, come from a's low bits.
+ */
 static uint64_t bfi_ref(uint64_t a, uint64_t b, uint32_t pos, uint32_t len,
 			unsigned bits)
 {
@@ -217,12 +221,11 @@ static uint64_t bfi_ref(uint64_t a, uint64_t b, uint32_t pos, uint32_t len,
 		pos &= 0xff;
 		len &= 0xff;
 	}
-	if (!len || pos >= bits)
-		return b;
-	if (pos + len > bits)
-		len = bits - pos;
-	uint64_t mask = (len >= 64 ? ~0ull : (1ull << len) - 1) << pos;
-	uint64_t r = (b & ~mask) | ((a << pos) & mask);
+	uint64_t r = b;
+	for (uint32_t i = 0; i < len && (uint64_t)pos + i < bits; i++) {
+		uint64_t bit = 1ull << (pos + i);
+		r = (a >> i & 1) ? r | bit : r & ~bit;
+	}
 	return bits == 32 ? (uint32_t)r : r;
 }
 
