@@ -330,7 +330,7 @@ int vcuda_ioctl_compute_done(struct drm_device *drm, void *data,
 	struct vcuda_compute *c;
 	struct vcuda_ctx *ctx;
 
-	if (args->fault_kind > DRM_VCUDA_FAULT_LAUNCH)
+	if (args->fault_kind > DRM_VCUDA_FAULT_RESOURCES)
 		return -EINVAL;
 	if (args->fault_kind == DRM_VCUDA_FAULT_NONE && args->fault_addr)
 		return -EINVAL;

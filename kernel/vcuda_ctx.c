@@ -3,6 +3,7 @@
  * vcuda: contexts and their sticky fault state.
  */
 
+#include <linux/build_bug.h>
 #include <linux/capability.h>
 #include <linux/ctype.h>
 #include <linux/err.h>
@@ -75,6 +76,7 @@ static const char *const vcuda_fault_names[] = {
 	[DRM_VCUDA_FAULT_TIMEOUT] = "job time-out",
 	[DRM_VCUDA_FAULT_RESET] = "device reset",
 	[DRM_VCUDA_FAULT_LAUNCH] = "invalid launch",
+	[DRM_VCUDA_FAULT_RESOURCES] = "out of resources",
 };
 
 /* NVIDIA's Xid numbers for the same events. */
@@ -89,7 +91,12 @@ static const u8 vcuda_fault_xids[] = {
 	[DRM_VCUDA_FAULT_TIMEOUT] = 8,
 	[DRM_VCUDA_FAULT_RESET] = 43,
 	[DRM_VCUDA_FAULT_LAUNCH] = 13,
+	[DRM_VCUDA_FAULT_RESOURCES] = 13,
 };
+
+/* Every kind COMPUTE_DONE accepts has a name and an Xid. */
+static_assert(ARRAY_SIZE(vcuda_fault_names) == DRM_VCUDA_FAULT_RESOURCES + 1);
+static_assert(ARRAY_SIZE(vcuda_fault_xids) == DRM_VCUDA_FAULT_RESOURCES + 1);
 
 /**
  * vcuda_fault_name() - What a fault kind means, in words.

@@ -34,6 +34,8 @@ static uint32_t kernel_fault_kind(enum ptx_fault_kind kind)
 		return DRM_VCUDA_FAULT_TRAP;
 	case PTX_FAULT_ASSERT:
 		return DRM_VCUDA_FAULT_ASSERT;
+	case PTX_FAULT_OUT_OF_RESOURCES:
+		return DRM_VCUDA_FAULT_RESOURCES;
 	case PTX_FAULT_ILLEGAL_INSTRUCTION:
 	default:
 		return DRM_VCUDA_FAULT_ILLEGAL_INSTRUCTION;

@@ -377,6 +377,8 @@ struct drm_vcuda_ctx_destroy {
  * @DRM_VCUDA_FAULT_TIMEOUT: A job ran past the time-out.
  * @DRM_VCUDA_FAULT_RESET: The device was reset.
  * @DRM_VCUDA_FAULT_LAUNCH: The launch itself was invalid.
+ * @DRM_VCUDA_FAULT_RESOURCES: The process running the launch had no host
+ *	memory for its CTAs (CUDA's launch out of resources).
  */
 enum drm_vcuda_fault_kind {
 	DRM_VCUDA_FAULT_NONE = 0,
@@ -389,6 +391,7 @@ enum drm_vcuda_fault_kind {
 	DRM_VCUDA_FAULT_TIMEOUT,
 	DRM_VCUDA_FAULT_RESET,
 	DRM_VCUDA_FAULT_LAUNCH,
+	DRM_VCUDA_FAULT_RESOURCES,
 };
 
 /**

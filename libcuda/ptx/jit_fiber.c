@@ -97,7 +97,7 @@ static void fiber_main(void)
 static bool out_of_memory(struct ptx_fault *fault)
 {
 	if (!fault->kind) {
-		fault->kind = PTX_FAULT_ILLEGAL_INSTRUCTION;
+		fault->kind = PTX_FAULT_OUT_OF_RESOURCES;
 		strcpy(fault->message, "out of memory for resident CTAs");
 	}
 	return false;
@@ -167,6 +167,11 @@ static struct fiber *worker_fibers(struct ptx_worker *wk, uint64_t count)
 		return p->f;
 	if (count > SIZE_MAX / sizeof(*p->f))
 		return NULL;
+	/*
+	 * Moving a fiber is safe only between launches: glibc's ucontext_t
+	 * points into itself (its FP state), and fiber_open() rebuilds every
+	 * context with getcontext() before the launch switches to it.
+	 */
 	struct fiber *f = realloc(p->f, count * sizeof(*f));
 	if (!f)
 		return NULL;

@@ -417,7 +417,7 @@ bool jit_cta_open(struct ptx_worker *wk, const struct ptx_launch *launch,
 					     rt->nthreads, jk->nsites,
 					     k->sym->func->nregs);
 	if (!j) {
-		fault->kind = PTX_FAULT_ILLEGAL_INSTRUCTION;
+		fault->kind = PTX_FAULT_OUT_OF_RESOURCES;
 		strcpy(fault->message, "out of memory for a CTA");
 		return false;
 	}

@@ -189,6 +189,8 @@ enum ptx_fault_kind {
 	PTX_FAULT_ASSERT,
 	PTX_FAULT_ILLEGAL_INSTRUCTION,
 	PTX_FAULT_KILLED,		/* stopped through ptx_launch.kill */
+	/* the host had no memory for the launch's CTAs or fibers */
+	PTX_FAULT_OUT_OF_RESOURCES,
 };
 
 struct ptx_fault {

@@ -410,7 +410,7 @@ static bool setup_fault(struct ptx_fault *fault, const char *what,
 			uint64_t n)
 {
 	memset(fault, 0, sizeof(*fault));
-	fault->kind = PTX_FAULT_ILLEGAL_INSTRUCTION;
+	fault->kind = PTX_FAULT_OUT_OF_RESOURCES;
 	snprintf(fault->message, sizeof(fault->message),
 		 "out of memory for %llu %s", (unsigned long long)n, what);
 	return false;

@@ -281,7 +281,7 @@ TEST_F(ctx, compute_bad_input)
 	EXPECT_EQ(-ENOENT, vt_ioctl(self->fd, DRM_IOCTL_VCUDA_COMPUTE_DONE, &d));
 	d.launch_id = 0;
 	EXPECT_EQ(-ENOENT, vt_ioctl(self->fd, DRM_IOCTL_VCUDA_COMPUTE_DONE, &d));
-	d.fault_kind = DRM_VCUDA_FAULT_LAUNCH + 1;
+	d.fault_kind = DRM_VCUDA_FAULT_RESOURCES + 1;
 	EXPECT_EQ(-EINVAL, vt_ioctl(self->fd, DRM_IOCTL_VCUDA_COMPUTE_DONE, &d));
 	d.fault_kind = DRM_VCUDA_FAULT_NONE;
 	d.fault_addr = 0x1000;

@@ -434,6 +434,21 @@ TEST_F(sub, first_fault_wins)
 	EXPECT_EQ(w2.queue_id, st.fault_queue_id);
 }
 
+/* A process with no host memory for a launch reports it as such. */
+TEST_F(sub, out_of_resources_fault)
+{
+	struct drm_vcuda_cmd c = vt_launch(1);
+	struct drm_vcuda_ctx_get_state st;
+	struct drm_vcuda_compute_wait w;
+
+	ASSERT_EQ(0, vt_submit1(self->fd, self->compute, &c, 1, NULL, 0));
+	ASSERT_EQ(0, vt_compute_wait(self->fd, self->ctx, 2000 * MS, &w));
+	ASSERT_EQ(0, vt_compute_done(self->fd, self->ctx, w.launch_id,
+				     DRM_VCUDA_FAULT_RESOURCES, 0));
+	ASSERT_EQ(0, vt_ctx_state(self->fd, self->ctx, &st));
+	EXPECT_EQ(DRM_VCUDA_FAULT_RESOURCES, st.fault_kind);
+}
+
 TEST_F(sub, copy_fault_unmapped)
 {
 	struct drm_vcuda_ctx_get_state st;
