@@ -29,6 +29,7 @@
 # Exit status: 0 when every module run passed, 1 otherwise.
 import argparse
 import importlib.util
+import inspect
 import os
 import sys
 import time
@@ -36,9 +37,11 @@ import traceback
 import unittest
 
 # numba.cuda.tests' own load_tests reads these directories, in this order;
-# benchmarks/ and core/ are not part of the suite.
+# core/ (name mangling, pickling of dispatchers) is not among them, but
+# pytest, numba-cuda's own runner, collects it, so it runs here too, last.
+# benchmarks/ is left out: its tests need pytest-benchmark's fixture.
 SUITE_DIRS = ("nocuda", "cudasim", "cudadrv", "cudapy", "nrt",
-              "doc_examples")
+              "doc_examples", "core")
 TOP_PACKAGE = "numba.cuda.tests"
 FIELDS = ("run", "passed", "failed", "errors", "skipped", "xfail",
           "xpass")
@@ -211,10 +214,27 @@ class Results:
              reason.replace("\t", " ")[:300]]))
 
 
+def pytest_functions(module):
+    """Module-level test_* functions, which pytest collects and unittest
+    does not (cudapy.test_matmul, doc_examples.test_matmul), as test
+    cases; only those that take no argument (a fixture or a parameter
+    would need pytest itself)."""
+    found = []
+    for name, obj in sorted(vars(sys.modules[module]).items()):
+        if name.startswith("test_") and inspect.isfunction(obj) and \
+                obj.__module__ == module and \
+                not inspect.signature(obj).parameters:
+            found.append(unittest.FunctionTestCase(obj))
+    return found
+
+
 def load(module):
     """The module's tests, or the reason it cannot be loaded."""
     try:
-        return unittest.defaultTestLoader.loadTestsFromName(module), ""
+        suite = unittest.defaultTestLoader.loadTestsFromName(module)
+        if module in sys.modules:  # a module, not a class or a test
+            suite.addTests(pytest_functions(module))
+        return suite, ""
     except BaseException as e:  # pytest's Skipped derives from it
         if isinstance(e, KeyboardInterrupt):
             raise
