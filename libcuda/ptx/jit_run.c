@@ -429,14 +429,26 @@ static void set_up(struct jit_cta *jc, struct rt_cta *rt,
 	remember_sites(&j->sites_key, jk, l, j->sites);
 }
 
+/* The coordinates of the CTA @linear: in a 1-D grid without the four
+ * 64-bit divisions (vectorAdd runs 65536 CTAs of about 1000 cycles). */
+static void cta_coords(const struct ptx_launch *l, uint64_t linear,
+		       uint32_t id[3])
+{
+	if (l->grid[1] == 1 && l->grid[2] == 1) {
+		id[0] = (uint32_t)linear;
+		id[1] = id[2] = 0;
+		return;
+	}
+	id[0] = (uint32_t)(linear % l->grid[0]);
+	id[1] = (uint32_t)(linear / l->grid[0] % l->grid[1]);
+	id[2] = (uint32_t)(linear / ((uint64_t)l->grid[0] * l->grid[1]));
+}
+
 bool jit_cta_run(struct jit_cta *jc, const struct jit_kernel *jk,
 		 uint64_t linear)
 {
 	const struct ptx_launch *l = jc->rt->launch;
-	jc->ctaid[0] = (uint32_t)(linear % l->grid[0]);
-	jc->ctaid[1] = (uint32_t)(linear / l->grid[0] % l->grid[1]);
-	jc->ctaid[2] = (uint32_t)(linear / ((uint64_t)l->grid[0] *
-					    l->grid[1]));
+	cta_coords(l, linear, jc->ctaid);
 	memcpy(jc->rt->ctaid, jc->ctaid, sizeof(jc->ctaid));
 	if (jc->shared_size)
 		memset(jc->shared, 0, jc->shared_size);
