@@ -177,6 +177,15 @@ void jit_vyield_plan(struct emit *e)
 	LLVMBuildStore(B, LLVMConstInt(i1, 0, false), e->resuming);
 }
 
+bool jit_vyield_in_turns(struct emit *e, const struct ir_insn *in)
+{
+	uint32_t at = e->yield_branch, i = (uint32_t)(in - e->f->insns);
+	if (at == UINT32_MAX)
+		return false;
+	uint32_t head = jit_target_block(e, &e->f->insns[at].opnd[0]);
+	return e->f->blocks[head].first <= i && i < at;
+}
+
 /* Register @r is live at the back edge @at and the region being emitted
  * touches it: a turn saves and restores it. */
 static bool turn_keeps(const struct emit *e, uint32_t at, uint32_t r)
