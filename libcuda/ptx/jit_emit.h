@@ -290,6 +290,8 @@ void jit_vyield_dispatch(struct emit *e, LLVMBasicBlockRef fresh);
 /* after the region's last group: i1, true when another pass must run
  * (NULL when the region just emitted has no such loop). */
 LLVMValueRef jit_vyield_another_pass(struct emit *e);
+/* @in lies in the loop whose groups take turns. */
+bool jit_vyield_in_turns(struct emit *e, const struct ir_insn *in);
 
 /* The vector form's regions (jit_vregion.c): region k starts after the
  * barrier at instruction start[k] (k > 0), or at the kernel's entry. */

@@ -202,8 +202,9 @@ static bool vec_branch(struct emit *e, const struct ir_insn *in)
 	if (!t)
 		return jit_unsupported(e, "branch target");
 	if (in->block >= jit_target_block(e, &in->opnd[0])) {
-		t = jit_kill_check(e, e->gtid, t);
-		t = jit_vyield_back_edge(e, in, t);
+		/* a loop that takes turns looks at the kill flag per turn */
+		LLVMBasicBlockRef turn = jit_vyield_back_edge(e, in, t);
+		t = turn != t ? turn : jit_kill_check(e, e->gtid, t);
 	}
 	if (!in->guarded) {
 		LLVMBuildBr(B, t);

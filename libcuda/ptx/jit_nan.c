@@ -33,6 +33,27 @@ static bool is_f32_arith(const struct ir_insn *in)
 	}
 }
 
+/*
+ * A move of an immediate whose bits a lazy register may hold: not an
+ * f32 NaN, or the canonical one. Making the register's NaNs canonical
+ * where they are read then changes none of that value's bits; an
+ * accumulator set to 0.0f before its loop (a reduction's, SGEMM's)
+ * stays lazy, with no compare and select in the loop.
+ */
+static bool canonical_imm_move(const struct ir_insn *in)
+{
+	if (in->op != OP_MOV || in->nopnds != 2 || !in->ntypes ||
+	    in->opnd[0].kind != OPND_REG || in->opnd[1].kind != OPND_IMM)
+		return false;
+	unsigned t = in->types[0];
+	if (t != PTX_T_F32 && t != PTX_T_B32 && t != PTX_T_U32 &&
+	    t != PTX_T_S32)
+		return false;
+	uint32_t bits = (uint32_t)ir_imm_value(&in->opnd[1], t);
+	bool nan = (bits & 0x7f800000u) == 0x7f800000u && (bits & 0x7fffffu);
+	return !nan || bits == 0x7fffffffu;
+}
+
 bool jit_nan_blind(const struct ir_insn *in)
 {
 	if (!in)
@@ -68,10 +89,11 @@ uint8_t *jit_nan_lazy_registers(const struct ir_func *f)
 		    in->opnd[0].kind == OPND_REG && !in->opnd[0].pair)
 			lazy[in->opnd[0].reg] = 1;
 	}
-	/* any other write (a move, a load, a conversion) keeps its bits */
+	/* any other write (a move, a load, a conversion) keeps its bits,
+	 * but for a move of canonical bits */
 	for (uint32_t i = 0; i < f->ninsns; i++) {
 		const struct ir_insn *in = &f->insns[i];
-		if (is_f32_arith(in) || !in->nopnds)
+		if (is_f32_arith(in) || canonical_imm_move(in) || !in->nopnds)
 			continue;
 		exclude(f, &in->opnd[0], lazy);
 	}

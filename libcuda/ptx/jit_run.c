@@ -13,6 +13,20 @@
 #include <string.h>
 
 /* A worker's memory for one CTA, kept across launches. */
+/* Launches with more ranges than this learn their sites' ranges anew
+ * at every ptx_run_ctas() call. */
+#define SITES_KEY_RANGES 8
+
+/* The kernel and the launch's ranges that a worker's sites' cached
+ * ranges came from. */
+struct sites_key {
+	const struct jit_kernel *kernel;
+	jit_entry_fn entry;
+	const uint64_t *sites;	/* where they are kept */
+	uint32_t nranges;	/* 0: nothing learnt worth keeping */
+	struct ptx_mem_range ranges[SITES_KEY_RANGES];
+};
+
 struct jit_worker {
 	uint8_t *shared;
 	uint64_t shared_cap;
@@ -22,6 +36,9 @@ struct jit_worker {
 	uint32_t exited_cap;
 	uint64_t *sites;
 	uint64_t sites_cap;	/* elements */
+	/* What the sites' ranges were learnt for: kept from one
+	 * ptx_run_ctas() call to the next of a launch like it. */
+	struct sites_key sites_key;
 	uint32_t *vstate;	/* the vector form's hand-over */
 	uint64_t vstate_cap;
 	uint64_t *dsave;	/* [register][thread] where groups part */
@@ -339,6 +356,47 @@ int32_t jit_poll(struct jit_cta *c, uint32_t thread)
 
 /* ---- CTAs ---- */
 
+static bool same_range(const struct ptx_mem_range *a,
+		       const struct ptx_mem_range *b)
+{
+	return a->start == b->start && a->end == b->end &&
+	       a->writable == b->writable;
+}
+
+/*
+ * The sites' cached ranges were learnt by this kernel's code in a launch
+ * with the same ranges as @l: each is still one of @l's writable ranges,
+ * its start aligned for the site's access, so they are kept. A launch
+ * runs its CTAs a few at a time (ptx_run_ctas), and learning them anew
+ * at each call cost vectorAdd a lane-by-lane access per site per call.
+ */
+static bool sites_learnt_for(const struct sites_key *k,
+			     const struct jit_kernel *jk,
+			     const struct ptx_launch *l, const uint64_t *sites)
+{
+	if (!k->nranges || k->kernel != jk || k->entry != jk->entry ||
+	    k->sites != sites || k->nranges != l->range_count)
+		return false;
+	for (uint32_t i = 0; i < k->nranges; i++)
+		if (!same_range(&k->ranges[i], &l->ranges[i]))
+			return false;
+	return true;
+}
+
+static void remember_sites(struct sites_key *k, const struct jit_kernel *jk,
+			   const struct ptx_launch *l, const uint64_t *sites)
+{
+	k->nranges = 0;
+	if (!l->ranges || !l->range_count ||
+	    l->range_count > SITES_KEY_RANGES)
+		return;
+	k->kernel = jk;
+	k->entry = jk->entry;
+	k->sites = sites;
+	k->nranges = l->range_count;
+	memcpy(k->ranges, l->ranges, l->range_count * sizeof(l->ranges[0]));
+}
+
 static void set_up(struct jit_cta *jc, struct rt_cta *rt,
 		   const struct ptx_launch *l, struct jit_worker *j,
 		   const struct jit_kernel *jk)
@@ -361,21 +419,36 @@ static void set_up(struct jit_cta *jc, struct rt_cta *rt,
 	static const atomic_bool never;
 	jc->kill = l->kill ? l->kill : &never;
 	jc->spin = jc->kill;
+	if (sites_learnt_for(&j->sites_key, jk, l, j->sites))
+		return;
 	for (uint32_t s = 0; s < jk->nsites; s++) {
 		/* the host harness: any address past 4 KiB; else learnt */
 		j->sites[2 * s] = l->ranges ? 0 : 4096;
 		j->sites[2 * s + 1] = l->ranges ? 0 : UINT64_MAX - 4096;
 	}
+	remember_sites(&j->sites_key, jk, l, j->sites);
+}
+
+/* The coordinates of the CTA @linear: in a 1-D grid without the four
+ * 64-bit divisions (vectorAdd runs 65536 CTAs of about 1000 cycles). */
+static void cta_coords(const struct ptx_launch *l, uint64_t linear,
+		       uint32_t id[3])
+{
+	if (l->grid[1] == 1 && l->grid[2] == 1) {
+		id[0] = (uint32_t)linear;
+		id[1] = id[2] = 0;
+		return;
+	}
+	id[0] = (uint32_t)(linear % l->grid[0]);
+	id[1] = (uint32_t)(linear / l->grid[0] % l->grid[1]);
+	id[2] = (uint32_t)(linear / ((uint64_t)l->grid[0] * l->grid[1]));
 }
 
 bool jit_cta_run(struct jit_cta *jc, const struct jit_kernel *jk,
 		 uint64_t linear)
 {
 	const struct ptx_launch *l = jc->rt->launch;
-	jc->ctaid[0] = (uint32_t)(linear % l->grid[0]);
-	jc->ctaid[1] = (uint32_t)(linear / l->grid[0] % l->grid[1]);
-	jc->ctaid[2] = (uint32_t)(linear / ((uint64_t)l->grid[0] *
-					    l->grid[1]));
+	cta_coords(l, linear, jc->ctaid);
 	memcpy(jc->rt->ctaid, jc->ctaid, sizeof(jc->ctaid));
 	if (jc->shared_size)
 		memset(jc->shared, 0, jc->shared_size);

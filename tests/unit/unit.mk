@@ -14,7 +14,8 @@ UNIT_NAMES := test_fatbin test_parse test_link test_exec test_census_ops \
 	test_tex test_mma test_mma_shapes test_runtime test_census \
 	test_jit_cache test_jit_parallel test_cdp test_numba_forms \
 	test_jit_lanes test_hostobj test_fp8_cvt test_ir_shape test_devrt_cg \
-	test_jit_coop test_reg_estimate test_vector_tear test_launch_oom
+	test_jit_coop test_reg_estimate test_vector_tear test_launch_oom \
+	test_jit_turns
 UNIT_TESTS := $(addprefix $(UNIT_OUT)/,$(UNIT_NAMES))
 HOST_TESTS := $(UNIT_TESTS)
 UNIT_COMMON := $(UNIT_OUT)/tap.o $(UNIT_OUT)/harness.o $(UNIT_OUT)/ref_ops.o \
