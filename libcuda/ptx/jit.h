@@ -102,6 +102,8 @@ struct jit_stats {
 	uint16_t shared_atom;	/* shared atomics, checked once a group */
 	uint16_t prefetch;	/* global loads in loops that prefetch */
 	uint16_t turn_loops;	/* back edges where groups take turns */
+	uint16_t store_runs;	/* strided stores written as one */
+	uint16_t load_runs;	/* strided loads read as one */
 };
 
 /* Loaded code, shared by the kernels whose keys are equal (jit_engine.c). */

@@ -83,6 +83,12 @@ struct emit {
 	/* the stretch being emitted with its shared checks proven
 	 * (jit_emit_vproof.c); NULL: every access checks */
 	const struct jit_vproof *proof;
+	/* runs of strided accesses (jit_emit_vrun.c): per instruction,
+	 * where its run is emitted, the run's first load or last store
+	 * (UINT32_MAX: none); NULL until needed. in_run: a run's
+	 * accesses one by one, not again as a run */
+	uint32_t *vruns;
+	bool in_run;
 };
 
 /* Scalar i32 and i64 constants, the vector form's lane indices and
@@ -215,6 +221,14 @@ bool jit_emit_bfi(struct emit *e, const struct ir_insn *in);
 LLVMValueRef jit_emit_vector(struct emit *e, const char *name);
 bool jit_vec_control(struct emit *e, const struct ir_insn *in);
 bool jit_vec_mem(struct emit *e, const struct ir_insn *in);
+/* An access of a run of strided loads or stores (jit_emit_vrun.c): 1
+ * when emitted (the whole run, at its first load or last store) or done
+ * there, 0 after jit_unsupported, -1 when @in is in no run. */
+int jit_vrun(struct emit *e, const struct ir_insn *in);
+void jit_vrun_free(struct emit *e);
+/* @in has no effect but its destination and cannot trap in any lane
+ * (jit_emit_vmask.c). */
+bool jit_vmask_pure(const struct ir_insn *in);
 bool jit_vec_atom(struct emit *e, const struct ir_insn *in);
 /* The group parts before @in: the scalar code goes on from there. */
 void jit_vec_diverge(struct emit *e, const struct ir_insn *in);

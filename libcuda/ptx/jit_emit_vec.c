@@ -732,6 +732,7 @@ LLVMValueRef jit_emit_vector(struct emit *e, const char *name)
 	}
 	vec_entry(e, &v);
 	bool ok = vec_regions(e, &v);
+	jit_vrun_free(e);
 	jit_vec_shapes_end(e);
 	LLVMValueRef fn = e->fn;
 	jit_lanes(e, 0);

@@ -50,9 +50,7 @@ static bool shared_load(struct emit *e, const struct ir_insn *in)
 	return in->space == SPACE_SHARED;
 }
 
-/* No effect but its destination, and no trap in any lane's values;
- * or a load or store the mask holds back. */
-static bool maskable(struct emit *e, const struct ir_insn *in)
+bool jit_vmask_pure(const struct ir_insn *in)
 {
 	if (in->guarded)
 		return false;
@@ -65,6 +63,20 @@ static bool maskable(struct emit *e, const struct ir_insn *in)
 		return in->nopnds > 0;
 	case OP_CVTA:	/* arithmetic on the address */
 		return in->nopnds == 2;
+	default:
+		return false;
+	}
+}
+
+/* No effect but its destination, and no trap in any lane's values;
+ * or a load or store the mask holds back. */
+static bool maskable(struct emit *e, const struct ir_insn *in)
+{
+	if (jit_vmask_pure(in))
+		return true;
+	if (in->guarded)
+		return false;
+	switch (in->op) {
 	case OP_LD:
 		return shared_load(e, in);
 	case OP_ST:

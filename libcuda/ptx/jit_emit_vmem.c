@@ -534,6 +534,9 @@ bool jit_vec_mem(struct emit *e, const struct ir_insn *in)
 {
 	if (in->op == OP_CVTA)
 		return jit_emit_cvta(e, in);
+	int run = jit_vrun(e, in);
+	if (run >= 0)
+		return run;
 	return vec_ld_st(e, in);
 }
 

@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { NMODES = 3, NCASES = 30, NFAULT_TESTS = NMODES, NFAST = 7,
+enum { NMODES = 3, NCASES = 33, NFAULT_TESTS = NMODES, NFAST = 8,
        NAPART_TESTS = NMODES,
        NTESTS = NCASES * (NMODES - 1) + NFAULT_TESTS + NFAST +
 		NAPART_TESTS };
@@ -466,6 +466,80 @@ static const char strided_text[] =
 	"\tret;\n}\n";
 
 /*
+ * Runs of strided accesses done as one (jit_emit_vrun.c). lanes_run:
+ * four u32 loads 4 bytes apart, 16 bytes a lane, out of order with
+ * arithmetic between, as scan's in[4 * tid + k]; two u64 loads 8 apart;
+ * four s32 loads where an add between reads a later load's destination
+ * (no run); four u32 stores 4 apart, 16 a lane, with arithmetic between,
+ * as scan's out[4 * tid + k]; two u64 stores 8 apart; three stores that
+ * leave a gap in each lane's 16 bytes (no run); and four whose first
+ * data register is written after its store (no run either).
+ * lanes_run_fault: the run's third store passes out's end in thread 31,
+ * after the first two stored in every lane; lanes_lrun_fault: a load
+ * run's span passes in's end in thread 31.
+ */
+static const char run_text[] =
+	".version 7.0\n.target sm_75\n.address_size 64\n"
+	".visible .entry lanes_run(.param .u64 out, .param .u64 in)\n{\n"
+	"\t.reg .b32 %r<20>;\n\t.reg .b64 %rd<20>;\n"
+	"\tld.param.u64 %rd1, [out];\n\tld.param.u64 %rd2, [in];\n"
+	"\tcvta.to.global.u64 %rd1, %rd1;\n\tcvta.to.global.u64 %rd2, %rd2;\n"
+	"\tmov.u32 %r1, %tid.x;\n\tmov.u32 %r2, %ctaid.x;\n"
+	"\tmad.lo.s32 %r3, %r2, 64, %r1;\n"
+	"\tmul.wide.u32 %rd3, %r3, 4;\n\tadd.s64 %rd4, %rd2, %rd3;\n"
+	"\tld.global.u32 %r4, [%rd4];\n"
+	"\tmul.wide.u32 %rd5, %r3, 16;\n\tadd.s64 %rd6, %rd1, %rd5;\n"
+	"\tadd.s64 %rd11, %rd2, %rd5;\n"
+	"\tld.global.u32 %r10, [%rd11+4];\n\tld.global.u32 %r11, [%rd11];\n"
+	"\tadd.s32 %r12, %r10, %r11;\n\tld.global.u32 %r13, [%rd11+8];\n"
+	"\tadd.s32 %r12, %r12, %r13;\n\tld.global.u32 %r14, [%rd11+12];\n"
+	"\tadd.s32 %r4, %r4, %r14;\n\txor.b32 %r4, %r4, %r12;\n"
+	"\tld.global.s32 %r10, [%rd11+1024];\n\tadd.s32 %r15, %r14, 1;\n"
+	"\tld.global.s32 %r14, [%rd11+1028];\n"
+	"\tld.global.s32 %r11, [%rd11+1032];\n"
+	"\tld.global.s32 %r13, [%rd11+1036];\n"
+	"\tadd.s32 %r4, %r4, %r10;\n\tadd.s32 %r4, %r4, %r14;\n"
+	"\tadd.s32 %r4, %r4, %r11;\n\tadd.s32 %r4, %r4, %r13;\n"
+	"\tadd.s32 %r4, %r4, %r15;\n"
+	"\tld.global.u64 %rd12, [%rd11+2056];\n"
+	"\tld.global.u64 %rd13, [%rd11+2048];\n"
+	"\txor.b64 %rd12, %rd12, %rd13;\n\tcvt.u32.u64 %r16, %rd12;\n"
+	"\tadd.s32 %r4, %r4, %r16;\n"
+	"\tst.global.u32 [%rd6], %r4;\n\tadd.s32 %r5, %r4, %r3;\n"
+	"\tst.global.u32 [%rd6+4], %r5;\n\txor.b32 %r6, %r5, 3;\n"
+	"\tmul.lo.s32 %r7, %r6, 5;\n\tst.global.u32 [%rd6+8], %r6;\n"
+	"\tst.global.u32 [%rd6+12], %r7;\n"
+	"\tcvt.u64.u32 %rd7, %r7;\n\tshl.b64 %rd8, %rd7, 33;\n"
+	"\tadd.s64 %rd9, %rd6, 2048;\n\tst.global.u64 [%rd9], %rd8;\n"
+	"\tor.b64 %rd10, %rd8, 7;\n\tst.global.u64 [%rd9+8], %rd10;\n"
+	"\tst.global.u32 [%rd6+4096], %r5;\n"
+	"\tst.global.u32 [%rd6+4100], %r6;\n"
+	"\tst.global.u32 [%rd6+4108], %r7;\n"
+	"\tst.global.u32 [%rd6+6144], %r4;\n\tadd.s32 %r4, %r4, 1;\n"
+	"\tst.global.u32 [%rd6+6148], %r4;\n\tst.global.u32 [%rd6+6152], %r6;\n"
+	"\tst.global.u32 [%rd6+6156], %r7;\n"
+	"\tret;\n}\n"
+	".visible .entry lanes_run_fault(.param .u64 out, .param .u64 in)\n"
+	"{\n\t.reg .b32 %r<4>;\n\t.reg .b64 %rd<8>;\n"
+	"\tld.param.u64 %rd1, [out];\n"
+	"\tmov.u32 %r1, %tid.x;\n\tmul.wide.u32 %rd3, %r1, 16;\n"
+	"\tadd.s64 %rd5, %rd1, %rd3;\n\tst.global.u32 [%rd5], %r1;\n"
+	"\tst.global.u32 [%rd5+4], %r1;\n\tst.global.u32 [%rd5+8], %r1;\n"
+	"\tst.global.u32 [%rd5+12], %r1;\n"
+	"\tret;\n}\n"
+	".visible .entry lanes_lrun_fault(.param .u64 out, .param .u64 in)\n"
+	"{\n\t.reg .b32 %r<8>;\n\t.reg .b64 %rd<8>;\n"
+	"\tld.param.u64 %rd1, [out];\n\tld.param.u64 %rd2, [in];\n"
+	"\tmov.u32 %r1, %tid.x;\n\tmul.wide.u32 %rd3, %r1, 16;\n"
+	"\tadd.s64 %rd4, %rd2, %rd3;\n\tld.global.u32 %r2, [%rd4+8];\n"
+	"\tld.global.u32 %r3, [%rd4];\n\tld.global.u32 %r4, [%rd4+12];\n"
+	"\tld.global.u32 %r5, [%rd4+4];\n\tadd.s32 %r2, %r2, %r3;\n"
+	"\tadd.s32 %r2, %r2, %r4;\n\tadd.s32 %r2, %r2, %r5;\n"
+	"\tmul.wide.u32 %rd5, %r1, 4;\n\tadd.s64 %rd6, %rd1, %rd5;\n"
+	"\tst.global.u32 [%rd6], %r2;\n"
+	"\tret;\n}\n";
+
+/*
  * Stores in pieces run under a lane mask (jit_emit_vmask_st.c). In
  * lanes_masked_st the lanes with tid % 4 != 0 load s[tid - 1] and store
  * to global and shared memory (the others, holding an address of their
@@ -893,10 +967,11 @@ static void print_stats(const char *kernel, const struct jit_stats *s)
 {
 	tap_diag("%s: vector %d, contiguous %u, uniform %u, span %u, "
 		 "gather %u, by shape %u, lanes only %u, masked store %u, "
-		 "shared atom %u, prefetch %u", kernel, s->vector,
-		 s->contiguous, s->uniform, s->stride_span, s->stride_gather,
-		 s->by_shape, s->lanes_only, s->masked_store, s->shared_atom,
-		 s->prefetch);
+		 "shared atom %u, prefetch %u, store runs %u, load runs %u",
+		 kernel, s->vector, s->contiguous, s->uniform, s->stride_span,
+		 s->stride_gather, s->by_shape, s->lanes_only,
+		 s->masked_store, s->shared_atom, s->prefetch, s->store_runs,
+		 s->load_runs);
 }
 
 static bool at_least(const struct jit_stats *got, const struct jit_stats *w)
@@ -910,7 +985,9 @@ static bool at_least(const struct jit_stats *got, const struct jit_stats *w)
 	       got->lanes_only >= w->lanes_only &&
 	       got->masked_store >= w->masked_store &&
 	       got->shared_atom >= w->shared_atom &&
-	       got->prefetch >= w->prefetch;
+	       got->prefetch >= w->prefetch &&
+	       got->store_runs >= w->store_runs &&
+	       got->load_runs >= w->load_runs;
 }
 
 /* Compiles @c's kernel for the vector JIT, no launch, and checks its
@@ -1077,6 +1154,17 @@ int main(void)
 		  { .grid = { 2 }, .block = { 64 } }, 3,
 		  { 4 * 128, 4 * 128, 0 }, { [2] = 3 }, { [1] = true },
 		  fill_ints, false },
+		{ run_text, "run.ptx", "lanes_run",
+		  { .grid = { 2 }, .block = { 64 } }, 2,
+		  { 8192, 16 * 128 + 2064 },
+		  { 0 }, { [0] = true }, fill_ints, false },
+		{ run_text, "run.ptx", "lanes_run_fault",
+		  { .grid = { 1 }, .block = { 32 } }, 2, { 16 * 32 - 8, 4 },
+		  { 0 }, { [0] = true }, fill_ints, true },
+		{ run_text, "run.ptx", "lanes_lrun_fault",
+		  { .grid = { 1 }, .block = { 32 } }, 2,
+		  { 4 * 32, 16 * 32 - 8 },
+		  { 0 }, { [0] = true }, fill_ints, true },
 	};
 	for (int i = 0; i < NCASES; i++)
 		if (cases[i].text)
@@ -1103,6 +1191,8 @@ int main(void)
 		    .stride_span = 2 } },
 		{ gridstride_text, "gridstride.ptx", "lanes_gridstride",
 		  { .vector = true, .contiguous = 1, .prefetch = 1 } },
+		{ run_text, "run.ptx", "lanes_run",
+		  { .vector = true, .store_runs = 2, .load_runs = 2 } },
 	};
 	for (int i = 0; i < NFAST; i++)
 		check_fast(&fast[i]);
