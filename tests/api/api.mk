@@ -65,6 +65,15 @@ $(B)/tests/api/user_object_api: $(TOP)/tests/api/user_object_api.c $(LIBCUDART)
 	$(call quiet,CC,$@)$(CC) $(USER_CFLAGS) -o $@ $< -L$(B)/lib -lcuda -lcudart \
 		-lpthread
 
+# numba-cuda's link inputs for a grid-group kernel: PTX calling the
+# device runtime's cudaCG* functions, and libcudadevrt.a (its own check).
+API_TESTS += $(B)/tests/api/devrt_cg_link_api
+$(B)/tests/api/devrt_cg_link_api: $(TOP)/tests/api/devrt_cg_link_api.c $(LIBCUDA)
+	@mkdir -p $(@D)
+	$(call quiet,CC,$@)$(CC) $(USER_CFLAGS) \
+		-DCUDADEVRT='"$(CUDA_HOME)/lib64/libcudadevrt.a"' \
+		-o $@ $< -L$(B)/lib -lcuda
+
 API_TESTS += $(B)/tests/api/stream_race_api $(B)/tests/api/stream_priority_api \
 	$(B)/tests/api/stream_use_race_api
 $(B)/tests/api/stream_race_api: $(TOP)/tests/api/stream_race_api.c $(LIBCUDA)

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: MIT
 #
 # NVIDIA's cuda.bindings.driver on vcuda: cuInit, the device count and
-# name, and a cuMemAlloc / cuMemcpyHtoD / cuMemcpyDtoH round trip. Prints
+# name, a cuMemAlloc / cuMemcpyHtoD / cuMemcpyDtoH round trip, and an IPC
+# handle's bytes as numba-cuda reads and writes them. Prints
 # TAP; tests/python/run-python-tests.sh runs it in the VM.
 import os
 import sys
@@ -63,6 +64,19 @@ err2, _ = call(driver.cuMemcpyDtoH, back, dptr, size)
 check("cuMemcpyHtoD then cuMemcpyDtoH gives the bytes back",
       err1 == err2 == driver.CUresult.CUDA_SUCCESS and bytes(back) == pattern,
       f"{err1} {err2}")
+# numba-cuda 0.30.4 pickles an IPC handle as its .reserved bytes and sets
+# them on a new handle in the other process; cuda-bindings 13.4 made the
+# handles opaque, so tools/numba/requirements.txt pins 13.3.1.
+err, (handle,) = call(driver.cuIpcGetMemHandle, dptr)
+raw = getattr(handle, "reserved", None)
+check("cuIpcGetMemHandle's handle shows its 64 bytes as .reserved",
+      err == driver.CUresult.CUDA_SUCCESS and isinstance(raw, bytes) and
+      len(raw) == 64 and any(raw), f"{err} {type(raw).__name__}")
+rebuilt = driver.CUipcMemHandle()
+if isinstance(raw, bytes):
+    rebuilt.reserved = raw
+check("an IPC handle rebuilt from those bytes holds them",
+      isinstance(raw, bytes) and bytes(rebuilt.reserved) == raw)
 err, _ = call(driver.cuMemFree, dptr)
 check("cuMemFree", err == driver.CUresult.CUDA_SUCCESS, str(err))
 err, _ = call(driver.cuDevicePrimaryCtxRelease, dev)

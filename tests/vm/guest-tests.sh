@@ -42,6 +42,8 @@ api_tests() {
 		$B/tests/api-shared/cross_device_wait
 	run_check "a forked child gets CUDA_ERROR_NOT_INITIALIZED" \
 		env LD_LIBRARY_PATH=$B/lib $B/tests/api/fork_api
+	run_check "numba's grid-group link: PTX and libcudadevrt.a" \
+		env LD_LIBRARY_PATH=$B/lib $B/tests/api/devrt_cg_link_api
 	run_check "user objects" env LD_LIBRARY_PATH=$B/lib \
 		$B/tests/api/user_object_api
 	# Freed memory overwritten, so that a walk of a freed stream crashes.
