@@ -121,7 +121,10 @@ static bool jit_ready(struct ptx_kernel *k, bool wait)
 static void note_blocks(struct ptx_kernel *k, const uint32_t block[3])
 {
 	uint32_t none = 0;
-	if (block && block[0])
+	/* a load first: every batch of CTAs passes here, and a failed
+	 * exchange would still take the line from the other workers */
+	if (block && block[0] &&
+	    !__atomic_load_n(&k->jit_ntid_x, __ATOMIC_RELAXED))
 		__atomic_compare_exchange_n(&k->jit_ntid_x, &none, block[0],
 					    false, __ATOMIC_RELEASE,
 					    __ATOMIC_RELAXED);
