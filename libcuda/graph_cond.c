@@ -342,7 +342,8 @@ static void prepare_kernels(const struct CUgraph_st *graph)
 		const struct CUgraphNode_st *n = graph->nodes[i];
 
 		if (n->type == CU_GRAPH_NODE_TYPE_KERNEL)
-			ptx_kernel_prepare(n->u.kernel.func->kernel);
+			ptx_kernel_prepare_for(n->u.kernel.func->kernel,
+					       n->u.kernel.block);
 		else if (n->type == CU_GRAPH_NODE_TYPE_GRAPH)
 			prepare_kernels(n->u.child);
 		else if (n->type == CU_GRAPH_NODE_TYPE_CONDITIONAL)

@@ -106,7 +106,7 @@ static CUresult queue_record(struct CUctx_st *ctx, struct launch_record *rec,
 	 * its time-out would count; under VCUDA_JIT_ASYNC=1 it only starts
 	 * the compile, which the job does not wait for.
 	 */
-	ptx_kernel_prepare(rec->launch.kernel);
+	ptx_kernel_prepare_for(rec->launch.kernel, rec->launch.block);
 	return stream_launch(s, rec);
 }
 

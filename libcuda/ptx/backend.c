@@ -116,11 +116,33 @@ static bool jit_ready(struct ptx_kernel *k, bool wait)
 	return false;
 }
 
-void ptx_kernel_prepare(const struct ptx_kernel *kernel)
+/* Notes the x extent of @k's blocks, unless a launch did before: the
+ * compile that follows picks its vector width by it (jit_vec_width). */
+static void note_blocks(struct ptx_kernel *k, const uint32_t block[3])
+{
+	uint32_t none = 0;
+	/* a load first: every batch of CTAs passes here, and a failed
+	 * exchange would still take the line from the other workers */
+	if (block && block[0] &&
+	    !__atomic_load_n(&k->jit_ntid_x, __ATOMIC_RELAXED))
+		__atomic_compare_exchange_n(&k->jit_ntid_x, &none, block[0],
+					    false, __ATOMIC_RELEASE,
+					    __ATOMIC_RELAXED);
+}
+
+void ptx_kernel_prepare_for(const struct ptx_kernel *kernel,
+			    const uint32_t block[3])
 {
 	struct ptx_kernel *k = (struct ptx_kernel *)kernel;
-	if (k && k->backend == PTX_BACKEND_JIT)
+	if (k && k->backend == PTX_BACKEND_JIT) {
+		note_blocks(k, block);
 		jit_ready(k, k->jit_waits);
+	}
+}
+
+void ptx_kernel_prepare(const struct ptx_kernel *kernel)
+{
+	ptx_kernel_prepare_for(kernel, NULL);
 }
 
 bool ptx_kernel_compile(const struct ptx_kernel *kernel)
@@ -142,6 +164,7 @@ bool ptx_run_ctas(struct ptx_worker *worker, const struct ptx_launch *launch,
 	bool coop = launch->flags & PTX_LAUNCH_COOPERATIVE;
 	if (!k || k->backend != PTX_BACKEND_JIT)
 		return interp_run_ctas(worker, launch, first, count, fault);
+	note_blocks(k, launch->block);
 	/*
 	 * CTAs wait for a compile only when the JIT is forced: a host
 	 * launch compiled at its submission (ptx_kernel_prepare), and a

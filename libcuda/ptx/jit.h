@@ -7,7 +7,7 @@
  * Execution model. The compiled function runs every thread of a CTA, one
  * after the other, each as straight-line scalar code; PTX registers are
  * SSA values to LLVM. Where every instruction has one, a vector form
- * runs first, JIT_LANES consecutive threads side by side in SIMD
+ * runs first, 8 or 16 consecutive threads side by side in SIMD
  * vectors, as long as they take the same branches; a group whose lanes
  * part ways hands its registers to the scalar loop (jit_emit_vec.c). A CTA barrier (bar.sync) splits the kernel into
  * regions: a thread that reaches a barrier saves its registers and the
@@ -91,6 +91,7 @@ typedef int32_t (*jit_entry_fn)(struct jit_cta *cta, int32_t region);
 struct jit_stats {
 	bool counted;		/* compiled in this process */
 	bool vector;		/* the kernel has a vector form */
+	uint8_t width;		/* its lanes per group (jit_vec_width) */
 	/* ld/st sites of the vector form, by the path emitted for them */
 	uint16_t contiguous;	/* one vector access (jit_vmem_ends_ok) */
 	uint16_t uniform;	/* one scalar access for the group */
@@ -125,12 +126,23 @@ struct jit_kernel {
 /* ---- jit_emit.c ---- */
 
 /*
- * Builds @k's function named @name into @mod; false with @why (static
- * or in @whybuf) when the kernel uses something not compiled.
+ * Builds @k's function named @name into @mod, its vector form (if any)
+ * @width lanes wide (0: none); false with @why (static or in @whybuf)
+ * when the kernel uses something not compiled.
  */
-bool jit_emit_kernel(const struct ptx_kernel *k, LLVMModuleRef mod,
-		     const char *name, struct jit_kernel *jk, char *whybuf,
-		     size_t whylen);
+bool jit_emit_kernel(const struct ptx_kernel *k, unsigned width,
+		     LLVMModuleRef mod, const char *name,
+		     struct jit_kernel *jk, char *whybuf, size_t whylen);
+
+/*
+ * The width of @k's vector form, chosen once per compile (it is part of
+ * the code's key): 16 lanes, unless the x extent of the kernel's blocks
+ * (its .reqntid, else its first launch's, k->jit_ntid_x) is not a
+ * multiple of 16, then 8; the vector form runs only blocks whose x
+ * extent is a multiple of its width. VCUDA_JIT_LANES=0 gives 0 (no
+ * vector form), =8 or =16 that width.
+ */
+unsigned jit_vec_width(const struct ptx_kernel *k);
 
 /* @k may wait for other threads (spin on memory, take a lock): only
  * its cooperative launches run compiled (backend.c). */
@@ -140,12 +152,12 @@ bool jit_kernel_waits(const struct ptx_kernel *k);
 
 /*
  * The key of @k's code for the CPU described by @target (triple, CPU,
- * features): the program's PTX, the kernel's name, and the build of
- * vcuda and LLVM doing the compiling;
+ * features), its vector form @width lanes wide: the program's PTX, the
+ * kernel's name, and the build of vcuda and LLVM doing the compiling;
  * false when that build cannot be told apart from others.
  */
 bool jit_kernel_key(const struct ptx_kernel *k, const char *target,
-		    uint8_t key[32]);
+		    unsigned width, uint8_t key[32]);
 
 /* ---- jit_engine.c ---- */
 

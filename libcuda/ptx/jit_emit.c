@@ -1100,22 +1100,21 @@ static bool debug_enabled(void)
 
 /*
  * The one place that picks the vector form: where every instruction of
- * the kernel has one (VCUDA_JIT_LANES=0 turns it off, for comparing).
- * Emitted before the scalar function, which then gets entries where
- * vector groups hand threads over.
+ * the kernel has one, at the width chosen for the kernel (e->width,
+ * jit_vec_width(); 0, under VCUDA_JIT_LANES=0, turns it off, for
+ * comparing). Emitted before the scalar function, which then gets
+ * entries where vector groups hand threads over.
  */
 static LLVMValueRef try_vector(struct emit *e, const char *name, char *why,
 			       size_t len)
 {
-	const char *off = getenv("VCUDA_JIT_LANES");
 	char vname[160];
 	LLVMValueRef vfn = NULL;
-	if (!off || strcmp(off, "0")) {
+	if (e->width) {
 		snprintf(vname, sizeof(vname), "%s_vec", name);
 		vfn = jit_emit_vector(e, vname);
 	}
-	snprintf(why, len, "%s", off && !strcmp(off, "0") ?
-		 "VCUDA_JIT_LANES=0" : e->why);
+	snprintf(why, len, "%s", e->width ? e->why : "VCUDA_JIT_LANES=0");
 	e->why[0] = 0;
 	e->in = NULL;
 	e->nresume = 0;
@@ -1123,6 +1122,7 @@ static LLVMValueRef try_vector(struct emit *e, const char *name, char *why,
 	if (!vfn)	/* counts of a vector form that was dropped */
 		e->stats = (struct jit_stats){ 0 };
 	e->stats.vector = e->vector;
+	e->stats.width = e->vector ? (uint8_t)e->width : 0;
 	jit_lanes(e, 0);
 	return vfn;
 }
@@ -1156,20 +1156,20 @@ static bool emit_function(struct emit *e, const char *name)
 	finish_restore(e, &lb);
 	if (debug_enabled() && vfn)
 		fprintf(stderr, "vcuda: kernel %s: JIT vector form, %d lanes\n",
-			e->k->sym->name, JIT_LANES);
+			e->k->sym->name, e->width);
 	else if (debug_enabled())
 		fprintf(stderr, "vcuda: kernel %s: JIT scalar form only: %s\n",
 			e->k->sym->name, vwhy);
 	return true;
 }
 
-bool jit_emit_kernel(const struct ptx_kernel *k, LLVMModuleRef mod,
-		     const char *name, struct jit_kernel *jk, char *whybuf,
-		     size_t whylen)
+bool jit_emit_kernel(const struct ptx_kernel *k, unsigned width,
+		     LLVMModuleRef mod, const char *name,
+		     struct jit_kernel *jk, char *whybuf, size_t whylen)
 {
 	struct emit e = { .k = k, .f = k->sym->func, .mod = mod,
 			  .cx = LLVMGetModuleContext(mod), .why = whybuf,
-			  .whylen = whylen };
+			  .whylen = whylen, .width = width };
 	whybuf[0] = 0;
 	init_types(&e);
 	if (!kernel_fits(&e))

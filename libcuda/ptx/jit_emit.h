@@ -56,6 +56,7 @@ struct emit {
 	uint8_t *lazy_nan;
 	/* the vector form (jit_emit_vec.c) */
 	bool vector;			/* this kernel has one */
+	unsigned width;			/* its lanes per group (W) */
 	LLVMValueRef vstate, dsave;	/* jit_cta fields, loaded */
 	LLVMValueRef gtid;		/* the group's first thread (i32) */
 	LLVMValueRef leftover;		/* i32 alloca: a group left threads */
@@ -103,8 +104,10 @@ static inline LLVMValueRef s64(struct emit *e, uint64_t v)
 	return LLVMConstInt(e->scalar[4], v, false);
 }
 
-/* Vector width of the vector form: lanes of one group of threads. */
-#define JIT_LANES 8
+/* The vector form's widths: lanes of one group of threads, chosen per
+ * kernel (jit_vec_width); the wider one where its blocks allow it. */
+#define JIT_LANES_NARROW 8
+#define JIT_LANES_MAX 16
 
 /* Registers live after each bar.sync of @e's kernel and before each
  * guarded instruction, by instruction index; NULL (with why) when out

@@ -34,8 +34,8 @@ static LLVMValueRef each_lane(struct emit *e, const struct ir_insn *in,
 			      const struct jit_atom_form *f, LLVMValueRef off,
 			      LLVMValueRef b, LLVMValueRef c, LLVMTypeRef it)
 {
-	LLVMValueRef olds = LLVMGetUndef(LLVMVectorType(it, JIT_LANES));
-	for (unsigned l = 0; l < JIT_LANES; l++) {
+	LLVMValueRef olds = LLVMGetUndef(LLVMVectorType(it, e->width));
+	for (unsigned l = 0; l < e->width; l++) {
 		LLVMValueRef lane = s32(e, l);
 		LLVMValueRef o = LLVMBuildExtractElement(B, off, lane, "");
 		LLVMValueRef p = LLVMBuildGEP2(B, e->scalar[1], e->shared, &o,
@@ -44,7 +44,7 @@ static LLVMValueRef each_lane(struct emit *e, const struct ir_insn *in,
 		LLVMValueRef cl = LLVMBuildExtractElement(B, c, lane, "");
 		jit_lanes(e, 0);
 		LLVMValueRef old = jit_atomic_op(e, in, p, bl, cl, f->kind, it);
-		jit_lanes(e, JIT_LANES);
+		jit_lanes(e, e->width);
 		olds = LLVMBuildInsertElement(B, olds, old, lane, "");
 	}
 	return olds;

@@ -4,7 +4,7 @@
  *
  *	int32_t kernel_vec(struct jit_cta *cta, int32_t region)
  *
- * which runs the CTA's threads JIT_LANES at a time, a group of
+ * which runs the CTA's threads e->width at a time, a group of
  * consecutive linear thread ids side by side: each PTX register is a
  * <W x i64> (<W x i1> for a predicate), and the arithmetic is the
  * scalar emitter's own (jit_emit_ops.c, jit_emit_cvt.c), given vector
@@ -45,10 +45,10 @@
 /* <0, 1, .., W-1> */
 static LLVMValueRef lane_ids(struct emit *e)
 {
-	LLVMValueRef el[JIT_LANES];
-	for (unsigned i = 0; i < JIT_LANES; i++)
+	LLVMValueRef el[JIT_LANES_MAX];
+	for (unsigned i = 0; i < e->width; i++)
 		el[i] = s32(e, i);
-	return LLVMConstVector(el, JIT_LANES);
+	return LLVMConstVector(el, e->width);
 }
 
 static LLVMValueRef reduce(struct emit *e, const char *name, LLVMValueRef v)
@@ -188,7 +188,7 @@ static LLVMValueRef group_exited_flags(struct emit *e, LLVMTypeRef v8)
 static void exit_group(struct emit *e)
 {
 	if (e->has_barrier) {
-		LLVMTypeRef v8 = LLVMVectorType(e->scalar[1], JIT_LANES);
+		LLVMTypeRef v8 = LLVMVectorType(e->scalar[1], e->width);
 		LLVMValueRef p = group_exited_flags(e, v8);
 		LLVMSetAlignment(LLVMBuildStore(B, jit_cint(v8, 1), p), 1);
 	}
@@ -293,7 +293,7 @@ LLVMValueRef jit_vec_call1(struct emit *e, LLVMTypeRef t, const char *fn,
 	LLVMTypeRef et = LLVMGetElementType(t);
 	LLVMTypeRef fnty = LLVMFunctionType(et, &et, 1, false);
 	LLVMValueRef r = LLVMGetUndef(t);
-	for (unsigned l = 0; l < JIT_LANES; l++) {
+	for (unsigned l = 0; l < e->width; l++) {
 		LLVMValueRef x = LLVMBuildExtractElement(B, a, s32(e, l), "");
 		r = LLVMBuildInsertElement(B, r, jit_call_c(e, fnty, fn, &x, 1),
 					   s32(e, l), "");
@@ -456,7 +456,7 @@ static void step_coordinates(struct emit *e, struct vloop *v,
 			     LLVMValueRef next[3])
 {
 	LLVMValueRef one = s32(e, 1), zero = s32(e, 0);
-	LLVMValueRef x = LLVMBuildAdd(B, v->xyz[0], s32(e, JIT_LANES), "");
+	LLVMValueRef x = LLVMBuildAdd(B, v->xyz[0], s32(e, e->width), "");
 	LLVMValueRef wx = LLVMBuildICmp(B, LLVMIntUGE, x, v->nx, "");
 	LLVMValueRef y = LLVMBuildAdd(B, v->xyz[1],
 				      LLVMBuildZExt(B, wx, e->scalar[3], ""), "");
@@ -476,7 +476,7 @@ static void skip_exited(struct emit *e, struct vloop *v, uint32_t k)
 		LLVMBuildBr(B, v->go);
 		return;
 	}
-	LLVMTypeRef v8 = LLVMVectorType(e->scalar[1], JIT_LANES);
+	LLVMTypeRef v8 = LLVMVectorType(e->scalar[1], e->width);
 	LLVMValueRef ex = LLVMBuildLoad2(B, v8, group_exited_flags(e, v8), "");
 	LLVMSetAlignment(ex, 1);
 	LLVMValueRef any = any_of(e, LLVMBuildICmp(B, LLVMIntNE, ex,
@@ -541,7 +541,7 @@ static void region_loop_open(struct emit *e, struct vloop *v,
 	for (int i = 0; i < 3; i++)
 		v->xyz[i] = LLVMBuildPhi(B, e->scalar[3], "");
 	e->gtid = v->g;
-	LLVMValueRef end = LLVMBuildAdd(B, v->g, s32(e, JIT_LANES), "");
+	LLVMValueRef end = LLVMBuildAdd(B, v->g, s32(e, e->width), "");
 	LLVMBuildCondBr(B, LLVMBuildICmp(B, LLVMIntULE, end, e->nthreads, ""),
 			v->body, v->done);
 	LLVMPositionBuilderAtEnd(B, v->body);
@@ -671,7 +671,7 @@ static void vec_entry(struct emit *e, struct vloop *v)
 	e->entry_bb = entry;
 	e->fault_bb = jit_new_block(e, "vfault");
 	LLVMPositionBuilderAtEnd(B, entry);
-	jit_lanes(e, JIT_LANES);
+	jit_lanes(e, e->width);
 	for (uint32_t r = 0; r < e->f->nregs; r++)
 		e->regs[r] = LLVMBuildAlloca(B, e->f->regs[r].type ==
 					     PTX_T_PRED ? e->i1 : e->i64, "");
@@ -683,9 +683,9 @@ static void vec_entry(struct emit *e, struct vloop *v)
 	v->nx = e->ntid[0];
 	v->ny = e->ntid[1];
 	LLVMValueRef rows = LLVMBuildICmp(
-		B, LLVMIntEQ, LLVMBuildURem(B, v->nx, s32(e, JIT_LANES), ""),
+		B, LLVMIntEQ, LLVMBuildURem(B, v->nx, s32(e, e->width), ""),
 		s32(e, 0), "");
-	jit_lanes(e, JIT_LANES);
+	jit_lanes(e, e->width);
 	for (int i = 0; i < 3; i++) {
 		e->ntid[i] = jit_splat(e, e->ntid[i]);
 		e->ctaid[i] = jit_splat(e, e->ctaid[i]);

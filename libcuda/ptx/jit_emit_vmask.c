@@ -158,8 +158,8 @@ static bool masked_load(struct emit *e, const struct ir_insn *in,
 	LLVMPositionBuilderAtEnd(B, go);
 	off = LLVMBuildSelect(B, e->mask, off, jit_cint(e->i64, 0), "");
 	LLVMTypeRef it = LLVMIntTypeInContext(e->cx, size * 8);
-	LLVMTypeRef vt = LLVMVectorType(it, JIT_LANES);
-	LLVMTypeRef pvt = LLVMVectorType(LLVMPointerType(it, 0), JIT_LANES);
+	LLVMTypeRef vt = LLVMVectorType(it, e->width);
+	LLVMTypeRef pvt = LLVMVectorType(LLVMPointerType(it, 0), e->width);
 	LLVMValueRef p = LLVMBuildGEP2(B, e->scalar[1], e->shared, &off, 1, "");
 	p = LLVMBuildBitCast(B, p, pvt, "");
 	LLVMTypeRef types[2] = { vt, pvt };

@@ -49,7 +49,7 @@ static LLVMValueRef active_fine(struct emit *e, struct vaccess *v)
 /* The active lanes' elements, one masked scatter. */
 static void scatter(struct emit *e, struct vaccess *v)
 {
-	LLVMTypeRef pvt = LLVMVectorType(LLVMPointerType(v->it, 0), JIT_LANES);
+	LLVMTypeRef pvt = LLVMVectorType(LLVMPointerType(v->it, 0), e->width);
 	LLVMValueRef p = v->kind == MK_SHARED ?
 		LLVMBuildBitCast(B, LLVMBuildGEP2(B, e->scalar[1], e->shared,
 						  &v->off, 1, ""),
@@ -63,7 +63,7 @@ static void scatter(struct emit *e, struct vaccess *v)
 /* The mask as bits, lane l at bit l (i32). */
 static LLVMValueRef mask_bits(struct emit *e)
 {
-	LLVMTypeRef bits = LLVMIntTypeInContext(e->cx, JIT_LANES);
+	LLVMTypeRef bits = LLVMIntTypeInContext(e->cx, e->width);
 	return LLVMBuildZExt(B, LLVMBuildBitCast(B, e->mask, bits, ""),
 			     e->scalar[3], "");
 }

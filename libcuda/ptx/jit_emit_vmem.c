@@ -49,7 +49,7 @@ static LLVMValueRef lane_ptr(struct emit *e, struct vaccess *v,
 				 jit_shared_ptr(e, a, v->size * v->n) :
 				 jit_global_ptr(e, a, v->size * v->n, write,
 						&v->site);
-	jit_lanes(e, JIT_LANES);
+	jit_lanes(e, e->width);
 	e->tid = save;
 	return p;
 }
@@ -91,16 +91,16 @@ static void lane_buffers(struct emit *e)
 	LLVMPositionBuilderBefore(eb, LLVMGetBasicBlockTerminator(e->entry_bb));
 	e->lane_addr = LLVMBuildAlloca(eb, e->i64, "");
 	e->lane_vals = LLVMBuildAlloca(eb, LLVMArrayType(e->scalar[4],
-							 4 * JIT_LANES), "");
+							 4 * e->width), "");
 	LLVMDisposeBuilder(eb);
 }
 
 /* Element @k of the value buffer, as <W x i64>. */
 static LLVMValueRef vals_at(struct emit *e, unsigned k)
 {
-	LLVMValueRef idx[2] = { s64(e, 0), s64(e, (uint64_t)k * JIT_LANES) };
+	LLVMValueRef idx[2] = { s64(e, 0), s64(e, (uint64_t)k * e->width) };
 	LLVMValueRef p = LLVMBuildGEP2(B, LLVMArrayType(e->scalar[4],
-							4 * JIT_LANES),
+							4 * e->width),
 				       e->lane_vals, idx, 2, "");
 	return LLVMBuildBitCast(B, p, LLVMPointerType(e->i64, 0), "");
 }
@@ -109,7 +109,7 @@ static LLVMValueRef vals_at(struct emit *e, unsigned k)
  * rare path, kept small. */
 static bool per_lane(struct emit *e, struct vaccess *v)
 {
-	return jit_vmem_per_lane(e, v, s32(e, (1u << JIT_LANES) - 1));
+	return jit_vmem_per_lane(e, v, s32(e, (1u << e->width) - 1));
 }
 
 bool jit_vmem_per_lane(struct emit *e, struct vaccess *v,
@@ -128,7 +128,7 @@ bool jit_vmem_per_lane(struct emit *e, struct vaccess *v,
 	uint32_t flags = (v->st ? JIT_LANES_WRITE : 0) |
 			 (v->kind == MK_SHARED ? JIT_LANES_SHARED : 0);
 	LLVMValueRef av[11] = {
-		e->cta, e->gtid, s32(e, JIT_LANES), active,
+		e->cta, e->gtid, s32(e, e->width), active,
 		LLVMBuildBitCast(B, e->lane_addr, LLVMPointerType(i64, 0), ""),
 		LLVMBuildBitCast(B, e->lane_vals, LLVMPointerType(i64, 0), ""),
 		s32(e, v->size), s32(e, v->n), s32(e, flags),
@@ -146,7 +146,7 @@ bool jit_vmem_per_lane(struct emit *e, struct vaccess *v,
 	LLVMBuildCondBr(B, LLVMBuildICmp(B, LLVMIntNE, r, s32(e, 0), ""),
 			e->fault_bb, ok);
 	LLVMPositionBuilderAtEnd(B, ok);
-	LLVMTypeRef vt = LLVMVectorType(v->it, JIT_LANES);
+	LLVMTypeRef vt = LLVMVectorType(v->it, e->width);
 	for (unsigned k = 0; !v->st && k < v->n; k++) {
 		LLVMValueRef x = LLVMBuildLoad2(B, e->i64, vals_at(e, k), "");
 		LLVMSetAlignment(x, 8);
@@ -236,7 +236,7 @@ LLVMValueRef jit_vmem_ends_ok(struct emit *e, struct vaccess *v,
 	LLVMValueRef rest = jit_intrinsic(e, "llvm.usub.sat", &e->scalar[4],
 					  1, args, 2);
 	LLVMValueRef ok = jit_in_window(e, low, rest, unit);
-	jit_lanes(e, JIT_LANES);
+	jit_lanes(e, e->width);
 	return ok;
 }
 
@@ -244,7 +244,7 @@ LLVMValueRef jit_vmem_ends_ok(struct emit *e, struct vaccess *v,
 static LLVMValueRef contiguous_ok(struct emit *e, struct vaccess *v)
 {
 	return jit_vmem_ends_ok(e, v,
-				(int64_t)(JIT_LANES - 1) * v->size * v->n);
+				(int64_t)(e->width - 1) * v->size * v->n);
 }
 
 LLVMValueRef jit_vmem_lane0_ptr(struct emit *e, struct vaccess *v)
@@ -261,11 +261,11 @@ LLVMValueRef jit_vmem_lane0_ptr(struct emit *e, struct vaccess *v)
 static LLVMValueRef interleave_mask(struct emit *e, unsigned n, bool deal,
 				    unsigned k)
 {
-	LLVMValueRef el[4 * JIT_LANES];
-	unsigned count = deal ? JIT_LANES : n * JIT_LANES;
+	LLVMValueRef el[4 * JIT_LANES_MAX];
+	unsigned count = deal ? e->width : n * e->width;
 	for (unsigned j = 0; j < count; j++)
 		el[j] = s32(e, deal ? j * n + k :
-				      (j % n) * JIT_LANES + j / n);
+				      (j % n) * e->width + j / n);
 	return LLVMConstVector(el, count);
 }
 
@@ -275,10 +275,10 @@ LLVMValueRef jit_vmem_interleave(struct emit *e, struct vaccess *v)
 		return v->data[0];
 	LLVMValueRef a = v->data[0], b = v->data[1];
 	if (v->n == 4) {	/* ends joined first: <2W> each */
-		LLVMValueRef el[2 * JIT_LANES];
-		for (unsigned j = 0; j < 2 * JIT_LANES; j++)
+		LLVMValueRef el[2 * JIT_LANES_MAX];
+		for (unsigned j = 0; j < 2 * e->width; j++)
 			el[j] = s32(e, j);
-		LLVMValueRef ends = LLVMConstVector(el, 2 * JIT_LANES);
+		LLVMValueRef ends = LLVMConstVector(el, 2 * e->width);
 		a = LLVMBuildShuffleVector(B, v->data[0], v->data[1], ends, "");
 		b = LLVMBuildShuffleVector(B, v->data[2], v->data[3], ends, "");
 	}
@@ -295,7 +295,7 @@ static bool contiguous(struct emit *e, struct vaccess *v,
 	LLVMBuildCondBr(B, contiguous_ok(e, v), go, slow);
 	LLVMPositionBuilderAtEnd(B, go);
 	LLVMValueRef p = jit_vmem_lane0_ptr(e, v);
-	LLVMTypeRef vt = LLVMVectorType(v->it, JIT_LANES * v->n);
+	LLVMTypeRef vt = LLVMVectorType(v->it, e->width * v->n);
 	p = LLVMBuildBitCast(B, p, LLVMPointerType(vt, 0), "");
 	LLVMValueRef x = v->st ? LLVMBuildStore(B, jit_vmem_interleave(e, v), p) :
 				 LLVMBuildLoad2(B, vt, p, "");
@@ -317,11 +317,11 @@ static bool contiguous(struct emit *e, struct vaccess *v,
 /* off == lane0 + i * @step in every lane i */
 static LLVMValueRef strided(struct emit *e, struct vaccess *v, uint64_t step)
 {
-	LLVMValueRef el[JIT_LANES];
-	for (unsigned i = 0; i < JIT_LANES; i++)
+	LLVMValueRef el[JIT_LANES_MAX];
+	for (unsigned i = 0; i < e->width; i++)
 		el[i] = s64(e, i * step);
 	LLVMValueRef want = LLVMBuildAdd(B, jit_splat(e, v->lane0),
-					 LLVMConstVector(el, JIT_LANES), "");
+					 LLVMConstVector(el, e->width), "");
 	return all_of(e, LLVMBuildICmp(B, LLVMIntEQ, v->off, want, ""));
 }
 
@@ -332,7 +332,7 @@ static bool uniform_store(struct emit *e, struct vaccess *v)
 	LLVMValueRef a = LLVMBuildExtractElement(B, v->addr, s32(e, 0), "");
 	LLVMValueRef p = lane_ptr(e, v, a, e->gtid, true);
 	bool whole = jit_whole_vector(v->size, v->n);
-	for (unsigned l = v->vol ? 0 : JIT_LANES - 1; l < JIT_LANES; l++) {
+	for (unsigned l = v->vol ? 0 : e->width - 1; l < e->width; l++) {
 		LLVMValueRef x = LLVMGetUndef(LLVMVectorType(v->it, v->n));
 		for (unsigned k = 0; whole && k < v->n; k++)
 			x = LLVMBuildInsertElement(
@@ -451,7 +451,7 @@ static bool param_load(struct emit *e, struct vaccess *v,
 {
 	jit_lanes(e, 0);
 	LLVMValueRef p = jit_param_ptr(e, ao, v->size * v->n);
-	jit_lanes(e, JIT_LANES);
+	jit_lanes(e, e->width);
 	if (!p)
 		return false;
 	for (unsigned k = 0; k < v->n; k++) {
@@ -471,7 +471,7 @@ static bool param_load(struct emit *e, struct vaccess *v,
 static bool read_data(struct emit *e, struct vaccess *v)
 {
 	unsigned t = v->in->types[0];
-	LLVMTypeRef vt = LLVMVectorType(v->it, JIT_LANES);
+	LLVMTypeRef vt = LLVMVectorType(v->it, e->width);
 	for (unsigned k = 0; k < v->n; k++) {
 		LLVMValueRef x = jit_get(e, &v->ops[k], t);
 		if (!x)
@@ -549,7 +549,7 @@ bool jit_vec_atom(struct emit *e, const struct ir_insn *in)
 		return false;
 	struct vaccess v = { .in = in, .size = f.size, .n = 1, .st = true };
 	v.it = LLVMIntTypeInContext(e->cx, f.size * 8);
-	LLVMTypeRef vt = LLVMVectorType(v.it, JIT_LANES);
+	LLVMTypeRef vt = LLVMVectorType(v.it, e->width);
 	if (!jit_mem_kind(e, in->space, &v.kind) || v.kind == MK_PARAM)
 		return v.kind == MK_PARAM ? jit_unsupported(e, "state space") :
 					    false;
@@ -583,14 +583,14 @@ bool jit_vec_atom(struct emit *e, const struct ir_insn *in)
 	LLVMValueRef cl = LLVMBuildExtractElement(B, c, i, "");
 	jit_lanes(e, 0);
 	LLVMValueRef old = jit_atomic_op(e, in, p, bl, cl, f.kind, v.it);
-	jit_lanes(e, JIT_LANES);
+	jit_lanes(e, e->width);
 	if (!f.red && !set_lane(e, &in->opnd[0], old, i, false))
 		return false;
 	LLVMValueRef next = LLVMBuildAdd(B, i, s32(e, 1), "");
 	LLVMBasicBlockRef end = LLVMGetInsertBlock(B);
 	/* left to LLVM to unroll: lanes then index vectors by constants */
 	LLVMBuildCondBr(B, LLVMBuildICmp(B, LLVMIntULT, next,
-					 s32(e, JIT_LANES), ""),
+					 s32(e, e->width), ""),
 			loop, v.join);
 	LLVMValueRef zero = s32(e, 0);
 	LLVMAddIncoming(i, &zero, &from, 1);

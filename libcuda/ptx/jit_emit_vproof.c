@@ -225,7 +225,7 @@ static LLVMValueRef base_ok(struct emit *e, const struct proof_base *b)
 	LLVMValueRef a0 = LLVMBuildAnd(
 		B, LLVMBuildExtractElement(B, r, s32(e, 0), ""),
 		LLVMConstInt(i64, 0xffffffffu, false), "");
-	int64_t last = b->stride * (JIT_LANES - 1);
+	int64_t last = b->stride * (e->width - 1);
 	int64_t lo = b->lo + (last < 0 ? last : 0);
 	int64_t hi = b->hi + (last > 0 ? last : 0);
 	LLVMValueRef low = LLVMBuildAdd(B, a0, LLVMConstInt(i64, (uint64_t)lo,

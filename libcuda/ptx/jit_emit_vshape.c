@@ -6,7 +6,11 @@
  * the same in every lane (no all-lanes test), and the condition the
  * shapes assume, checked once per CTA: a group of W threads lies in one
  * row (ntid.x % W == 0). Where it does not, the scalar loop runs the
- * CTA. VCUDA_JIT_DUMP_SHAPES=1 prints each kernel's shapes on stderr.
+ * CTA. W is chosen per kernel (jit_vec_width): 16, two AVX2 vectors per
+ * value (a chain of dependent FMAs such as SGEMM's runs as two
+ * independent chains, and a region's per-group costs are paid half as
+ * often), unless the kernel's blocks are known not to allow it, then 8.
+ * VCUDA_JIT_DUMP_SHAPES=1 prints each kernel's shapes on stderr.
  */
 #include "jit_emit.h"
 
@@ -15,6 +19,35 @@
 #include <string.h>
 
 #define B (e->b)
+
+/* VCUDA_JIT_LANES: "0" no vector form, "8" or "16" that width; else
+ * (unset or another value) -1, the width the blocks allow. */
+static int lanes_setting(void)
+{
+	const char *v = getenv("VCUDA_JIT_LANES");
+	if (!v || !*v)
+		return -1;
+	if (!strcmp(v, "0"))
+		return 0;
+	if (!strcmp(v, "8"))
+		return JIT_LANES_NARROW;
+	if (!strcmp(v, "16"))
+		return JIT_LANES_MAX;
+	return -1;
+}
+
+unsigned jit_vec_width(const struct ptx_kernel *k)
+{
+	int set = lanes_setting();
+	if (set >= 0)
+		return (unsigned)set;
+	/* a kernel compiled before any launch (the blocks unknown) gets
+	 * the wider form: blocks of 32 threads or a multiple are the rule */
+	uint32_t x = k->info.reqntid[0];
+	if (!x)
+		x = __atomic_load_n(&k->jit_ntid_x, __ATOMIC_ACQUIRE);
+	return x % JIT_LANES_MAX ? JIT_LANES_NARROW : JIT_LANES_MAX;
+}
 
 static bool dump_shapes(void)
 {
@@ -66,7 +99,7 @@ bool jit_vec_shapes_begin(struct emit *e)
 	if (carried && masked) {
 		carried_registers(e, carried);
 		masked_blocks(e, masked);
-		e->shapes = ir_shapes_compute_regions(f, JIT_LANES, carried,
+		e->shapes = ir_shapes_compute_regions(f, e->width, carried,
 						      masked);
 	}
 	free(carried);

@@ -26,9 +26,12 @@
 
 #define B (e->b)
 
-/* A group's span, as one vector, at most (two cache lines' worth of
- * stride-16 ints: scan's in[4 * tid + k]). */
-#define SPAN_MAX_BYTES 128
+/* A group's span, as one vector, at most this many bytes per lane
+ * (stride-16 ints, scan's in[4 * tid + k]: two cache lines for 8
+ * lanes, four for 16). */
+#define SPAN_MAX_LANE_BYTES 16
+/* elements of a span, at most: bytes of the widest group's */
+#define SPAN_MAX_ELEMENTS (SPAN_MAX_LANE_BYTES * JIT_LANES_MAX)
 
 /* |stride| kept small enough that W * stride cannot overflow */
 #define STRIDE_MAX ((int64_t)1 << 40)
@@ -44,16 +47,16 @@ bool jit_vstride_fits(const struct vaccess *v, int64_t stride)
 /* The group's span is one vector: a short stride, forwards. */
 static bool spans(int64_t stride)
 {
-	return stride > 0 && stride * JIT_LANES <= SPAN_MAX_BYTES;
+	return stride > 0 && stride <= SPAN_MAX_LANE_BYTES;
 }
 
 /* <W x i1>, all true */
 static LLVMValueRef all_lanes(struct emit *e)
 {
-	LLVMValueRef el[JIT_LANES];
-	for (unsigned j = 0; j < JIT_LANES; j++)
+	LLVMValueRef el[JIT_LANES_MAX];
+	for (unsigned j = 0; j < e->width; j++)
 		el[j] = LLVMConstInt(e->scalar[0], 1, false);
-	return LLVMConstVector(el, JIT_LANES);
+	return LLVMConstVector(el, e->width);
 }
 
 /*
@@ -70,18 +73,18 @@ static LLVMValueRef span_load(struct emit *e, struct vaccess *v,
 			      int64_t stride)
 {
 	unsigned q = (unsigned)stride / v->size;
-	unsigned m = q * JIT_LANES;
+	unsigned m = q * e->width;
 	LLVMTypeRef st = LLVMVectorType(v->it, m);
 	LLVMValueRef p = LLVMBuildBitCast(B, jit_vmem_lane0_ptr(e, v),
 					  LLVMPointerType(st, 0), "");
 	LLVMValueRef x = LLVMBuildLoad2(B, st, p, "");
 	LLVMSetAlignment(x, v->size);
 	for (unsigned k = 0; k < v->n; k++) {
-		LLVMValueRef idx[JIT_LANES];
-		for (unsigned i = 0; i < JIT_LANES; i++)
+		LLVMValueRef idx[JIT_LANES_MAX];
+		for (unsigned i = 0; i < e->width; i++)
 			idx[i] = s32(e, i * q + k);
 		LLVMValueRef el = LLVMBuildShuffleVector(
-			B, x, LLVMGetUndef(st), LLVMConstVector(idx, JIT_LANES),
+			B, x, LLVMGetUndef(st), LLVMConstVector(idx, e->width),
 			"");
 		if (!jit_set_bits(e, &v->ops[k], el,
 				  ptx_type_is_signed(v->in->types[0])))
@@ -93,8 +96,8 @@ static LLVMValueRef span_load(struct emit *e, struct vaccess *v,
 static void span_store(struct emit *e, struct vaccess *v, int64_t stride)
 {
 	unsigned q = (unsigned)stride / v->size;
-	unsigned m = q * JIT_LANES;
-	LLVMValueRef idx[SPAN_MAX_BYTES], on[SPAN_MAX_BYTES];
+	unsigned m = q * e->width;
+	LLVMValueRef idx[SPAN_MAX_ELEMENTS], on[SPAN_MAX_ELEMENTS];
 	for (unsigned j = 0; j < m; j++) {
 		unsigned i = j / q, k = j % q;
 		idx[j] = k < v->n ? s32(e, i * v->n + k) :
@@ -118,12 +121,12 @@ static void span_store(struct emit *e, struct vaccess *v, int64_t stride)
 static LLVMValueRef lane_ptrs(struct emit *e, struct vaccess *v,
 			      int64_t stride, unsigned k)
 {
-	LLVMValueRef el[JIT_LANES];
-	for (unsigned i = 0; i < JIT_LANES; i++)
+	LLVMValueRef el[JIT_LANES_MAX];
+	for (unsigned i = 0; i < e->width; i++)
 		el[i] = s64(e, (uint64_t)((int64_t)i * stride) + k * v->size);
 	LLVMValueRef off = LLVMBuildAdd(B, jit_splat(e, v->lane0),
-					LLVMConstVector(el, JIT_LANES), "");
-	LLVMTypeRef pvt = LLVMVectorType(LLVMPointerType(v->it, 0), JIT_LANES);
+					LLVMConstVector(el, e->width), "");
+	LLVMTypeRef pvt = LLVMVectorType(LLVMPointerType(v->it, 0), e->width);
 	if (v->kind == MK_SHARED)
 		return LLVMBuildBitCast(
 			B, LLVMBuildGEP2(B, e->scalar[1], e->shared, &off, 1, ""),
@@ -134,7 +137,7 @@ static LLVMValueRef lane_ptrs(struct emit *e, struct vaccess *v,
 static bool gather_or_scatter(struct emit *e, struct vaccess *v,
 			      int64_t stride)
 {
-	LLVMTypeRef vt = LLVMVectorType(v->it, JIT_LANES);
+	LLVMTypeRef vt = LLVMVectorType(v->it, e->width);
 	for (unsigned k = 0; k < v->n; k++) {
 		LLVMValueRef p = lane_ptrs(e, v, stride, k);
 		LLVMTypeRef types[2] = { vt, LLVMTypeOf(p) };
@@ -163,8 +166,8 @@ bool jit_vstride_emit(struct emit *e, struct vaccess *v, int64_t stride,
 {
 	int64_t unit = (int64_t)(v->size * v->n);
 	bool span = spans(stride);
-	int64_t last = span ? stride * JIT_LANES - unit :
-			      stride * (JIT_LANES - 1);
+	int64_t last = span ? stride * e->width - unit :
+			      stride * (e->width - 1);
 	LLVMBasicBlockRef go = jit_new_block(e, "vstride");
 	LLVMBuildCondBr(B, jit_vmem_ends_ok(e, v, last), go, slow);
 	LLVMPositionBuilderAtEnd(B, go);

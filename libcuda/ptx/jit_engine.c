@@ -277,9 +277,10 @@ static double now(void)
 }
 
 /* Builds, checks and optimises the module of @k; NULL with @why. */
-static LLVMModuleRef build_module(struct ptx_kernel *k, LLVMContextRef ctx,
-				  LLVMTargetMachineRef tm, const char *name,
-				  struct jit_kernel *jk, char *why, size_t len)
+static LLVMModuleRef build_module(struct ptx_kernel *k, unsigned width,
+				  LLVMContextRef ctx, LLVMTargetMachineRef tm,
+				  const char *name, struct jit_kernel *jk,
+				  char *why, size_t len)
 {
 	LLVMModuleRef mod = LLVMModuleCreateWithNameInContext(name, ctx);
 	char *triple = LLVMGetTargetMachineTriple(tm);
@@ -289,7 +290,7 @@ static LLVMModuleRef build_module(struct ptx_kernel *k, LLVMContextRef ctx,
 	LLVMDisposeMessage(triple);
 	LLVMDisposeTargetData(td);
 	char *verr = NULL;
-	bool ok = jit_emit_kernel(k, mod, name, jk, why, len);
+	bool ok = jit_emit_kernel(k, width, mod, name, jk, why, len);
 	if (ok && LLVMVerifyModule(mod, LLVMReturnStatusAction, &verr)) {
 		snprintf(why, len, "internal: bad LLVM IR: %.100s", verr);
 		ok = false;
@@ -313,6 +314,7 @@ static LLVMModuleRef build_module(struct ptx_kernel *k, LLVMContextRef ctx,
 struct jit_code {
 	uint8_t key[SHA256_BYTES];
 	bool keyed;		/* else private to one kernel */
+	unsigned width;		/* of its vector form (jit_vec_width) */
 	LLVMOrcResourceTrackerRef tracker;
 	jit_entry_fn entry;
 	uint32_t nregs, nsites;
@@ -439,7 +441,8 @@ static LLVMMemoryBufferRef compile_object(struct ptx_kernel *k,
 	}
 	LLVMOrcThreadSafeContextRef tsc = LLVMOrcCreateNewThreadSafeContext();
 	LLVMContextRef ctx = LLVMOrcThreadSafeContextGetContext(tsc);
-	LLVMModuleRef mod = build_module(k, ctx, tm, name, &emitted, why, len);
+	LLVMModuleRef mod = build_module(k, c->width, ctx, tm, name, &emitted,
+					 why, len);
 	LLVMMemoryBufferRef obj = mod ? emit_object(mod, tm, why, len) : NULL;
 	if (mod)
 		LLVMDisposeModule(mod);
@@ -515,7 +518,8 @@ static bool get_code(struct ptx_kernel *k, struct jit_kernel *jk, char *why,
 		snprintf(why, len, "out of memory");
 		return false;
 	}
-	c->keyed = jit_kernel_key(k, host_target, c->key);
+	c->width = jit_vec_width(k);	/* once: the key and the code */
+	c->keyed = jit_kernel_key(k, host_target, c->width, c->key);
 	if (c->keyed && (same = share_loaded(c->key))) {
 		free(c);
 		c = same;

@@ -4,7 +4,9 @@
  * a SHA-256 over everything the code depends on. The PTX (all of the
  * program's texts) and the kernel's name decide the IR (the variables'
  * addresses are not in the code: it reads them from a table, so they
- * are no part of the key); the CPU's features decide the
+ * are no part of the key); the vector form's width (jit_vec_width: it
+ * may differ between launches' block shapes and settings) and the
+ * CPU's features decide the
  * instructions; and vcuda's and LLVM's builds decide how the IR becomes
  * code, so the file holding this code (its path, size and modification
  * time) stands for the build: a rebuilt vcuda never runs an older
@@ -55,7 +57,7 @@ static bool add_build(struct sha256 *s)
 
 
 bool jit_kernel_key(const struct ptx_kernel *k, const char *target,
-		    uint8_t key[32])
+		    unsigned width, uint8_t key[32])
 {
 	struct sha256 s;
 	sha256_init(&s);
@@ -68,6 +70,7 @@ bool jit_kernel_key(const struct ptx_kernel *k, const char *target,
 	if (!add_build(&s))
 		return false;
 	add_string(&s, target);
+	add_u64(&s, width);
 	add_item(&s, k->prog->source_digest, sizeof(k->prog->source_digest));
 	add_string(&s, k->sym->name);
 	add_u64(&s, k->prog->placed);	/* variables' addresses known */

@@ -99,6 +99,9 @@ struct ptx_kernel {
 	 * VCUDA_JIT_ASYNC; its CTAs wait only under VCUDA_EXECUTOR=jit
 	 * (backend.c) */
 	bool jit_waits, jit_forced;
+	/* ntid.x of the first launch that asked for the code (atomic; 0
+	 * until one did): the JIT's vector width (jit_vec_width) */
+	uint32_t jit_ntid_x;
 	struct ptx_kernel *jit_queued;	/* next in jit_queue.c's queue */
 	struct ptx_kernel *next;
 };

@@ -125,6 +125,10 @@ void ptx_kernel_get_info(const struct ptx_kernel *kernel,
  * until the code is ready the kernel's CTAs run on the interpreter.
  */
 void ptx_kernel_prepare(const struct ptx_kernel *kernel);
+/* The same for a launch of blocks of @block threads: the first such
+ * call (or launch) before the compile picks the JIT's vector width. */
+void ptx_kernel_prepare_for(const struct ptx_kernel *kernel,
+			    const uint32_t block[3]);
 /*
  * Compiles @kernel for the JIT now, or waits for its compile under way;
  * true when it runs compiled code, false when it runs on the interpreter

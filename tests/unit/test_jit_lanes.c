@@ -8,7 +8,9 @@
  * outputs, or the fault (its kind, address, CTA and thread), must be
  * the same bit for bit. Since the lane-by-lane paths give the same
  * results, the compile-time counts of the vector form's paths
- * (jit_stats) must show that each fast path was emitted too. Under
+ * (jit_stats) must show that each fast path was emitted too, and the
+ * width chosen for a kernel (16 lanes, or 8 for blocks whose x extent
+ * is not a multiple of 16) the one its blocks allow. Under
  * VCUDA_EXECUTOR=interp every test skips: there is no JIT to compare.
  */
 #include "harness.h"
@@ -20,9 +22,9 @@
 #include <string.h>
 
 enum { NMODES = 3, NCASES = 33, NFAULT_TESTS = NMODES, NFAST = 8,
-       NAPART_TESTS = NMODES,
+       NAPART_TESTS = NMODES, NWIDTH = 6,
        NTESTS = NCASES * (NMODES - 1) + NFAULT_TESTS + NFAST +
-		NAPART_TESTS };
+		NAPART_TESTS + NWIDTH };
 
 static const char *const mode_name[NMODES] = { "interpreter", "scalar JIT",
 					       "vector JIT" };
@@ -1013,6 +1015,63 @@ static void check_fast(const struct fast_case *c)
 	unsetenv("VCUDA_EXECUTOR");
 }
 
+/* A kernel whose blocks must be 24 threads wide (.reqntid). */
+static const char reqntid_text[] =
+	".version 7.0\n.target sm_75\n.address_size 64\n"
+	".visible .entry lanes_req(.param .u64 out)\n.reqntid 24, 1, 1\n{\n"
+	"\t.reg .b32 %r<2>;\n\t.reg .b64 %rd<4>;\n"
+	"\tld.param.u64 %rd1, [out];\n\tmov.u32 %r1, %tid.x;\n"
+	"\tmul.wide.u32 %rd2, %r1, 4;\n\tadd.s64 %rd3, %rd1, %rd2;\n"
+	"\tst.global.u32 [%rd3], %r1;\n\tret;\n}\n";
+
+/* The width of @kernel's vector form, compiled after a launch of
+ * blocks @block (NULL: before any) asked for it, under
+ * VCUDA_JIT_LANES=@lanes (NULL: unset); 0 when not compiled. */
+static unsigned width_for(const char *text, const char *file,
+			  const char *kernel, const uint32_t *block,
+			  const char *lanes)
+{
+	set_mode(2);
+	if (lanes)
+		setenv("VCUDA_JIT_LANES", lanes, 1);
+	struct ptx_program *p = text ? build_mode(text, file, 2) : NULL;
+	const struct ptx_kernel *k = p ? ptx_program_kernel(p, kernel) : NULL;
+	if (k && block)
+		ptx_kernel_prepare_for(k, block);
+	unsigned w = 0;
+	if (k && ptx_kernel_compile(k) && k->jit->stats.counted &&
+	    k->jit->stats.vector)
+		w = k->jit->stats.width;
+	if (p)
+		ptx_program_destroy(p);
+	unsetenv("VCUDA_EXECUTOR");
+	unsetenv("VCUDA_JIT_LANES");
+	return w;
+}
+
+static void check_width(const char *text, const char *file,
+			const char *kernel, const uint32_t *block,
+			const char *lanes, unsigned want, const char *what)
+{
+	unsigned got = width_for(text, file, kernel, block, lanes);
+	tap_ok(got == want, "%s: %u lanes (want %u)", what, got, want);
+}
+
+/* The width chosen per kernel, by its blocks' x extent. */
+static void check_widths(const char *text)
+{
+	const char *f = "jit_lanes.sm75.ptx", *k = "lanes_memory";
+	const uint32_t rows8[3] = { 8, 8, 1 }, rows48[3] = { 48, 1, 1 };
+	const uint32_t rows40[3] = { 40, 1, 1 };
+	check_width(text, f, k, NULL, NULL, 16, "compiled before a launch");
+	check_width(text, f, k, rows8, NULL, 8, "blocks of 8x8");
+	check_width(text, f, k, rows40, NULL, 8, "blocks of 40");
+	check_width(text, f, k, rows48, NULL, 16, "blocks of 48");
+	check_width(text, f, k, rows48, "8", 8, "VCUDA_JIT_LANES=8");
+	check_width(reqntid_text, "reqntid.ptx", "lanes_req", NULL, NULL, 8,
+		    ".reqntid 24");
+}
+
 /* The fault of lanes_fault on mode @m, its address made relative to
  * the input's; false if it ran through. */
 static bool fault_mode(int m, struct ptx_fault *f)
@@ -1081,10 +1140,17 @@ int main(void)
 		  { .grid = { 2 }, .block = { 13, 4, 1 } }, 4,
 		  { 4 * 104, 4 * 104, 4 * 16, 0 }, { [3] = 45 },
 		  { [1] = true, [2] = true }, fill_ints, false },
+		/* blocks of 40 threads: the vector form 8 lanes wide */
 		{ text, "jit_lanes.sm75.ptx", "lanes_memory",
 		  { .grid = { 3 }, .block = { 40 } }, 6,
 		  { 4 * 120, 4 * 120, 16 * 3, 16 * 120, 16 * 120, 0 },
 		  { [5] = 120 }, { [3] = true, [4] = true }, fill_bytes,
+		  false },
+		/* 48: a multiple of either width, 16 lanes */
+		{ text, "jit_lanes.sm75.ptx", "lanes_memory",
+		  { .grid = { 3 }, .block = { 48 } }, 6,
+		  { 4 * 144, 4 * 144, 16 * 3, 16 * 144, 16 * 144, 0 },
+		  { [5] = 144 }, { [3] = true, [4] = true }, fill_bytes,
 		  false },
 		{ guards_text, "guards.ptx", "lanes_guards",
 		  { .grid = { 1 }, .block = { 37 } }, 2, { 4 * 37, 0 },
@@ -1197,6 +1263,7 @@ int main(void)
 	for (int i = 0; i < NFAST; i++)
 		check_fast(&fast[i]);
 	check_apart();
+	check_widths(text);
 	free(text);
 	test_free_all();
 	return tap_done();

@@ -258,7 +258,9 @@ static int run_kernel(struct ptx_program *prog, struct options *o,
 	}
 	struct ptx_fault fault;
 	bool ok = true;
-	/* the kernel's code first: --time measures it, not its compile */
+	/* the kernel's code first, for these blocks (the JIT's vector
+	 * width): --time measures it, not its compile */
+	ptx_kernel_prepare_for(k, l.block);
 	ptx_kernel_compile(k);
 	double t0 = now();
 	for (unsigned r = 0; ok && r < (o->repeat ? o->repeat : 1); r++)
