@@ -13,19 +13,18 @@
 
 /*
  * Frees @va, which must start an allocation of kind @kind (or @also);
- * synchronizes first.
+ * synchronizes its context first. The allocation names its context, so
+ * no context need be current, as in CUDA (free_owner_api.expected):
+ * numba-cuda's finalizers free on whatever thread collects an array.
  */
 static CUresult free_kind(uint64_t va, enum alloc_kind kind,
 			  enum alloc_kind also)
 {
-	struct CUctx_st *ctx;
 	struct vc_alloc alloc;
-	CUresult res = ctx_enter(&ctx);
+	CUresult res = driver_check_init();
 
-	if (res != CUDA_SUCCESS)
+	if (res != CUDA_SUCCESS || va == 0)
 		return res;
-	if (va == 0)
-		return CUDA_SUCCESS;
 	if (!alloc_table_find(va, &alloc) || alloc.va != va ||
 	    (alloc.kind != kind && alloc.kind != also))
 		return CUDA_ERROR_INVALID_VALUE;

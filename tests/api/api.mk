@@ -88,6 +88,11 @@ $(B)/tests/api/stream_priority_api: $(TOP)/tests/api/stream_priority_api.c $(LIB
 	@mkdir -p $(@D)
 	$(call quiet,CC,$@)$(CC) $(USER_CFLAGS) -o $@ $< -L$(B)/lib -lcuda
 
+API_TESTS += $(B)/tests/api/free_owner_api
+$(B)/tests/api/free_owner_api: $(TOP)/tests/api/free_owner_api.c $(LIBCUDA)
+	@mkdir -p $(@D)
+	$(call quiet,CC,$@)$(CC) $(USER_CFLAGS) -o $@ $< -L$(B)/lib -lcuda -lpthread
+
 API_TESTS += $(B)/tests/api/stream_owner_api
 $(B)/tests/api/stream_owner_api: $(TOP)/tests/api/stream_owner_api.c $(LIBCUDA)
 	@mkdir -p $(@D)

@@ -59,6 +59,8 @@ api_tests() {
 		env LD_LIBRARY_PATH=$B/lib $B/tests/api/stream_priority_api
 	run_check "the context and device a stream belongs to (as the H200)" \
 		tests/api/compare.sh stream_owner_api
+	run_check "frees outside the allocating context (as the H200)" \
+		tests/api/compare.sh free_owner_api
 }
 
 tools_and_samples() {
