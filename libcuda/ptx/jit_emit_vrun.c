@@ -6,7 +6,7 @@
  * scan's `in[4 * tid + k]` and `out[4 * tid + k]` for k = 0..3 are four
  * ld or st.global off one base register, 4 bytes apart, each strided by
  * 16 bytes across the lanes. Alone, each is an access to the group's
- * 128-byte span (jit_emit_vstride.c) with its own check: a load reads
+ * span of 16 bytes a lane (jit_emit_vstride.c) with its own check: a load reads
  * the span and picks one int in four, a store is a masked store that
  * writes one int in four (eight partial stores a group, each a
  * store-buffer entry waiting for its line). Together the k accesses
@@ -285,21 +285,21 @@ static bool emit_run(struct emit *e, const struct run *r)
 	LLVMBasicBlockRef join = jit_new_block(e, "vrunjoin");
 	v[0].lane0 = LLVMBuildExtractElement(B, v[0].off, s32(e, 0), "");
 	v[0].join = rest;
-	int64_t last = r->stride * JIT_LANES - (int64_t)v[0].size;
+	int64_t last = r->stride * e->width - (int64_t)v[0].size;
 	LLVMBuildCondBr(B, jit_vmem_ends_ok(e, &v[0], last), fast, slow);
 	LLVMPositionBuilderAtEnd(B, fast);
 	struct vaccess all = v[0];
 	all.n = r->k;
 	for (unsigned j = 0; j < r->k; j++)
 		all.data[j] = v[j].data[0];
-	LLVMTypeRef vt = LLVMVectorType(all.it, JIT_LANES * r->k);
+	LLVMTypeRef vt = LLVMVectorType(all.it, e->width * r->k);
 	LLVMValueRef p = LLVMBuildBitCast(B, jit_vmem_lane0_ptr(e, &v[0]),
 					  LLVMPointerType(vt, 0), "");
 	LLVMSetAlignment(LLVMBuildStore(B, jit_vmem_interleave(e, &all), p),
 			 all.size);
 	LLVMBuildBr(B, join);
 	LLVMPositionBuilderAtEnd(B, slow);
-	if (!jit_vmem_per_lane(e, &v[0], s32(e, (1u << JIT_LANES) - 1)))
+	if (!jit_vmem_per_lane(e, &v[0], s32(e, (1u << e->width) - 1)))
 		return false;
 	LLVMPositionBuilderAtEnd(B, rest);
 	if (!one_by_one(e, r))
@@ -331,10 +331,10 @@ static bool emit_load_run(struct emit *e, const struct run *r)
 	LLVMBasicBlockRef join = jit_new_block(e, "vlrunjoin");
 	struct vaccess span = v[0];
 	span.lane0 = LLVMBuildExtractElement(B, v[lo].off, s32(e, 0), "");
-	int64_t last = r->stride * JIT_LANES - (int64_t)span.size;
+	int64_t last = r->stride * e->width - (int64_t)span.size;
 	LLVMBuildCondBr(B, jit_vmem_ends_ok(e, &span, last), fast, slow);
 	LLVMPositionBuilderAtEnd(B, fast);
-	LLVMTypeRef vt = LLVMVectorType(span.it, JIT_LANES * r->k);
+	LLVMTypeRef vt = LLVMVectorType(span.it, e->width * r->k);
 	LLVMValueRef p = LLVMBuildBitCast(B, jit_vmem_lane0_ptr(e, &span),
 					  LLVMPointerType(vt, 0), "");
 	LLVMValueRef x = LLVMBuildLoad2(B, vt, p, "");
@@ -343,11 +343,11 @@ static bool emit_load_run(struct emit *e, const struct run *r)
 	for (unsigned j = 0; j < r->k; j++) {
 		int64_t el = (v[j].in->opnd[1].offset -
 			      v[lo].in->opnd[1].offset) / (int64_t)span.size;
-		LLVMValueRef idx[JIT_LANES];
-		for (unsigned i = 0; i < JIT_LANES; i++)
+		LLVMValueRef idx[JIT_LANES_MAX];
+		for (unsigned i = 0; i < e->width; i++)
 			idx[i] = s32(e, i * r->k + (unsigned)el);
 		LLVMValueRef y = LLVMBuildShuffleVector(
-			B, x, LLVMGetUndef(vt), LLVMConstVector(idx, JIT_LANES),
+			B, x, LLVMGetUndef(vt), LLVMConstVector(idx, e->width),
 			"");
 		if (!jit_set_bits(e, &v[j].ops[0], y, sign))
 			return false;
@@ -356,7 +356,7 @@ static bool emit_load_run(struct emit *e, const struct run *r)
 	LLVMPositionBuilderAtEnd(B, slow);
 	v[0].lane0 = LLVMBuildExtractElement(B, v[0].off, s32(e, 0), "");
 	v[0].join = rest;
-	if (!jit_vmem_per_lane(e, &v[0], s32(e, (1u << JIT_LANES) - 1)))
+	if (!jit_vmem_per_lane(e, &v[0], s32(e, (1u << e->width) - 1)))
 		return false;
 	LLVMPositionBuilderAtEnd(B, rest);
 	if (!one_by_one(e, r))

@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { NMODES = 3, NCASES = 33, NFAULT_TESTS = NMODES, NFAST = 8,
+enum { NMODES = 3, NCASES = 34, NFAULT_TESTS = NMODES, NFAST = 8,
        NAPART_TESTS = NMODES, NWIDTH = 6,
        NTESTS = NCASES * (NMODES - 1) + NFAULT_TESTS + NFAST +
 		NAPART_TESTS + NWIDTH };
