@@ -121,6 +121,9 @@ struct jit_kernel {
 	struct jit_stats stats;	/* of its code */
 	/* may wait for other threads: runs cooperative launches only */
 	bool waits;
+	/* this compile's number in the process, never reused (a freed
+	 * kernel's address may be) */
+	uint64_t serial;
 };
 
 /* ---- jit_emit.c ---- */

@@ -30,6 +30,7 @@
 #include <llvm-c/Transforms/PassBuilder.h>
 
 #include <math.h>
+#include <stdatomic.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -571,6 +572,8 @@ bool jit_compile_kernel(struct ptx_kernel *k, char *why, size_t whylen)
 		return false;
 	}
 	jk->waits = jit_kernel_waits(k);
+	static _Atomic uint64_t compiles;
+	jk->serial = atomic_fetch_add(&compiles, 1) + 1;
 	k->jit = jk;
 	return true;
 }

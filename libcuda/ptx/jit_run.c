@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A worker's memory for one CTA, kept across launches. */
 /* Launches with more ranges than this learn their sites' ranges anew
  * at every ptx_run_ctas() call. */
 #define SITES_KEY_RANGES 8
@@ -20,13 +19,13 @@
 /* The kernel and the launch's ranges that a worker's sites' cached
  * ranges came from. */
 struct sites_key {
-	const struct jit_kernel *kernel;
-	jit_entry_fn entry;
+	uint64_t kernel;	/* jit_kernel.serial */
 	const uint64_t *sites;	/* where they are kept */
 	uint32_t nranges;	/* 0: nothing learnt worth keeping */
 	struct ptx_mem_range ranges[SITES_KEY_RANGES];
 };
 
+/* A worker's memory for one CTA, kept across launches. */
 struct jit_worker {
 	uint8_t *shared;
 	uint64_t shared_cap;
@@ -374,8 +373,8 @@ static bool sites_learnt_for(const struct sites_key *k,
 			     const struct jit_kernel *jk,
 			     const struct ptx_launch *l, const uint64_t *sites)
 {
-	if (!k->nranges || k->kernel != jk || k->entry != jk->entry ||
-	    k->sites != sites || k->nranges != l->range_count)
+	if (!k->nranges || k->kernel != jk->serial || k->sites != sites ||
+	    k->nranges != l->range_count)
 		return false;
 	for (uint32_t i = 0; i < k->nranges; i++)
 		if (!same_range(&k->ranges[i], &l->ranges[i]))
@@ -390,8 +389,7 @@ static void remember_sites(struct sites_key *k, const struct jit_kernel *jk,
 	if (!l->ranges || !l->range_count ||
 	    l->range_count > SITES_KEY_RANGES)
 		return;
-	k->kernel = jk;
-	k->entry = jk->entry;
+	k->kernel = jk->serial;
 	k->sites = sites;
 	k->nranges = l->range_count;
 	memcpy(k->ranges, l->ranges, l->range_count * sizeof(l->ranges[0]));
