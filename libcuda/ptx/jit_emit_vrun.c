@@ -270,6 +270,29 @@ static bool one_by_one(struct emit *e, const struct run *r)
 	return ok;
 }
 
+/*
+ * The slow path of a run, at block @slow: the first access lane by lane
+ * (its check failed; this learns its site's range or faults in its first
+ * bad lane), then in @rest the others through their own paths; both
+ * paths meet at @join, where the builder is left.
+ */
+static bool emit_slow_path(struct emit *e, const struct run *r,
+			   struct vaccess *first, LLVMBasicBlockRef slow,
+			   LLVMBasicBlockRef rest, LLVMBasicBlockRef join)
+{
+	LLVMPositionBuilderAtEnd(B, slow);
+	first->lane0 = LLVMBuildExtractElement(B, first->off, s32(e, 0), "");
+	first->join = rest;
+	if (!jit_vmem_per_lane(e, first, s32(e, (1u << e->width) - 1)))
+		return false;
+	LLVMPositionBuilderAtEnd(B, rest);
+	if (!one_by_one(e, r))
+		return false;
+	LLVMBuildBr(B, join);
+	LLVMPositionBuilderAtEnd(B, join);
+	return true;
+}
+
 /* Fast: the span in one store; slow: the stores one by one, the first
  * lane by lane (which learns the range of the site the check reads). */
 static bool emit_run(struct emit *e, const struct run *r)
@@ -298,14 +321,8 @@ static bool emit_run(struct emit *e, const struct run *r)
 	LLVMSetAlignment(LLVMBuildStore(B, jit_vmem_interleave(e, &all), p),
 			 all.size);
 	LLVMBuildBr(B, join);
-	LLVMPositionBuilderAtEnd(B, slow);
-	if (!jit_vmem_per_lane(e, &v[0], s32(e, (1u << e->width) - 1)))
+	if (!emit_slow_path(e, r, &v[0], slow, rest, join))
 		return false;
-	LLVMPositionBuilderAtEnd(B, rest);
-	if (!one_by_one(e, r))
-		return false;
-	LLVMBuildBr(B, join);
-	LLVMPositionBuilderAtEnd(B, join);
 	e->stats.store_runs++;
 	return true;
 }
@@ -353,16 +370,8 @@ static bool emit_load_run(struct emit *e, const struct run *r)
 			return false;
 	}
 	LLVMBuildBr(B, join);
-	LLVMPositionBuilderAtEnd(B, slow);
-	v[0].lane0 = LLVMBuildExtractElement(B, v[0].off, s32(e, 0), "");
-	v[0].join = rest;
-	if (!jit_vmem_per_lane(e, &v[0], s32(e, (1u << e->width) - 1)))
+	if (!emit_slow_path(e, r, &v[0], slow, rest, join))
 		return false;
-	LLVMPositionBuilderAtEnd(B, rest);
-	if (!one_by_one(e, r))
-		return false;
-	LLVMBuildBr(B, join);
-	LLVMPositionBuilderAtEnd(B, join);
 	e->stats.load_runs++;
 	return true;
 }

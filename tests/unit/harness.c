@@ -526,3 +526,21 @@ bool expect_text(const char *name, const char *got, const char *ref)
 	free(file);
 	return ok;
 }
+
+const char *const exec_mode_name[3] = { "interpreter", "scalar JIT",
+					"vector JIT" };
+
+void set_exec_mode(int mode)
+{
+	setenv("VCUDA_EXECUTOR", mode ? "jit" : "interp", 1);
+	if (mode == 1)
+		setenv("VCUDA_JIT_LANES", "0", 1);
+	else
+		unsetenv("VCUDA_JIT_LANES");
+}
+
+void unset_exec_mode(void)
+{
+	unsetenv("VCUDA_EXECUTOR");
+	unsetenv("VCUDA_JIT_LANES");
+}

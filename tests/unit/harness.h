@@ -107,4 +107,15 @@ bool expected_exists(const char *name, const char *ext);
 /* The expected data of @name from tests/ptx/expected/, or NULL. */
 uint8_t *expected_file(const char *name, const char *ext, size_t *len);
 
+/*
+ * The three ways the JIT tests run a kernel, numbered 0 to 2: the
+ * interpreter, the JIT's scalar form, its vector form. The environment
+ * settings of each, read when a program is built and at a kernel's
+ * first launch.
+ */
+extern const char *const exec_mode_name[3];
+void set_exec_mode(int mode);
+/* Back to the default settings. */
+void unset_exec_mode(void);
+
 #endif

@@ -26,19 +26,6 @@ enum { NMODES = 3, NCASES = 34, NFAULT_TESTS = NMODES, NFAST = 8,
        NTESTS = NCASES * (NMODES - 1) + NFAULT_TESTS + NFAST +
 		NAPART_TESTS + NWIDTH };
 
-static const char *const mode_name[NMODES] = { "interpreter", "scalar JIT",
-					       "vector JIT" };
-
-/* The settings of mode @m, read at the build and the first launch. */
-static void set_mode(int m)
-{
-	setenv("VCUDA_EXECUTOR", m ? "jit" : "interp", 1);
-	if (m == 1)
-		setenv("VCUDA_JIT_LANES", "0", 1);
-	else
-		unsetenv("VCUDA_JIT_LANES");
-}
-
 /* @text built for mode @m: a comment of its own keeps the JIT from
  * sharing code between the builds of one text. */
 static struct ptx_program *build_mode(const char *text, const char *name,
@@ -98,7 +85,7 @@ static void relative_fault(struct ptx_fault *f, const struct lanes_case *c,
 static bool run_mode(const struct lanes_case *c, int m, uint8_t **out,
 		     size_t *out_len)
 {
-	set_mode(m);
+	set_exec_mode(m);
 	struct ptx_program *p = build_mode(c->text, c->file, m);
 	void *bufs[6] = { 0 };
 	const void *args[6];
@@ -131,8 +118,7 @@ static bool run_mode(const struct lanes_case *c, int m, uint8_t **out,
 		}
 	if (p)
 		ptx_program_destroy(p);
-	unsetenv("VCUDA_EXECUTOR");
-	unsetenv("VCUDA_JIT_LANES");
+	unset_exec_mode();
 	return ok && *out;
 }
 
@@ -155,7 +141,7 @@ static void check_case(const struct lanes_case *c)
 				break;
 			}
 		tap_ok(same, "%s on the %s as on the interpreter", c->kernel,
-		       mode_name[m]);
+		       exec_mode_name[m]);
 	}
 	for (int m = 0; m < NMODES; m++)
 		free(res[m]);
@@ -227,7 +213,7 @@ static const char apart_text[] =
 static void check_apart(void)
 {
 	for (int m = 0; m < NMODES; m++) {
-		set_mode(m);
+		set_exec_mode(m);
 		struct ptx_program *p = build_mode(apart_text, "apart.ptx", m);
 		uint32_t *out = test_alloc(64 * 4);
 		const void *args[1] = { &out };
@@ -242,12 +228,11 @@ static void check_apart(void)
 			tap_ok(p && !ran &&
 				       f.kind == PTX_FAULT_ILLEGAL_INSTRUCTION,
 			       "lanes_apart faults on the %s (barriers apart)",
-			       mode_name[m]);
+			       exec_mode_name[m]);
 		if (p)
 			ptx_program_destroy(p);
 	}
-	unsetenv("VCUDA_EXECUTOR");
-	unsetenv("VCUDA_JIT_LANES");
+	unset_exec_mode();
 }
 
 static const char guards_text[] =
@@ -996,7 +981,7 @@ static bool at_least(const struct jit_stats *got, const struct jit_stats *w)
  * counts (the disk cache is off: code read from it has none). */
 static void check_fast(const struct fast_case *c)
 {
-	set_mode(2);
+	set_exec_mode(2);
 	struct ptx_program *p = c->text ? build_mode(c->text, c->file, 2) :
 					  NULL;
 	struct ptx_kernel *k =
@@ -1031,7 +1016,7 @@ static unsigned width_for(const char *text, const char *file,
 			  const char *kernel, const uint32_t *block,
 			  const char *lanes)
 {
-	set_mode(2);
+	set_exec_mode(2);
 	if (lanes)
 		setenv("VCUDA_JIT_LANES", lanes, 1);
 	struct ptx_program *p = text ? build_mode(text, file, 2) : NULL;
@@ -1044,8 +1029,7 @@ static unsigned width_for(const char *text, const char *file,
 		w = k->jit->stats.width;
 	if (p)
 		ptx_program_destroy(p);
-	unsetenv("VCUDA_EXECUTOR");
-	unsetenv("VCUDA_JIT_LANES");
+	unset_exec_mode();
 	return w;
 }
 
@@ -1076,7 +1060,7 @@ static void check_widths(const char *text)
  * the input's; false if it ran through. */
 static bool fault_mode(int m, struct ptx_fault *f)
 {
-	set_mode(m);
+	set_exec_mode(m);
 	struct ptx_program *p = build_mode(fault_text, "fault.ptx", m);
 	uint32_t *out = test_alloc(64 * 4), *in = test_alloc(64 * 4);
 	const void *args[2] = { &out, &in };
@@ -1086,8 +1070,7 @@ static bool fault_mode(int m, struct ptx_fault *f)
 	f->addr -= (uint64_t)(uintptr_t)in;
 	if (p)
 		ptx_program_destroy(p);
-	unsetenv("VCUDA_EXECUTOR");
-	unsetenv("VCUDA_JIT_LANES");
+	unset_exec_mode();
 	return faulted;
 }
 
@@ -1108,11 +1091,11 @@ static void check_fault(void)
 				    sizeof(f[0].thread));
 		if (!same)
 			tap_diag("%s: thread (%u, %u, %u) at in + %#llx",
-				 mode_name[m],
+				 exec_mode_name[m],
 				 f[m].thread[0], f[m].thread[1], f[m].thread[2],
 				 (unsigned long long)f[m].addr);
 		tap_ok(same, "lanes_fault faults on the %s as on the "
-		       "interpreter", mode_name[m]);
+		       "interpreter", exec_mode_name[m]);
 	}
 }
 

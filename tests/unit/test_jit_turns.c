@@ -20,9 +20,6 @@
 
 enum { NMODES = 3, NTESTS = NMODES + 1 };
 
-static const char *const mode_name[NMODES] = { "interpreter", "scalar JIT",
-					       "vector JIT" };
-
 /* Each thread reads its byte of @in until it is 7: all are 0, so the
  * loop never ends; its load streams (the lanes read 8 addresses). */
 static const char spin_text[] =
@@ -35,21 +32,6 @@ static const char spin_text[] =
 	"$Lloop:\n\tld.global.u8 %r2, [%rd3];\n"
 	"\tsetp.ne.u32 %p1, %r2, 7;\n\t@%p1 bra $Lloop;\n"
 	"\tret;\n}\n";
-
-static void set_mode(int m)
-{
-	setenv("VCUDA_EXECUTOR", m ? "jit" : "interp", 1);
-	if (m == 1)
-		setenv("VCUDA_JIT_LANES", "0", 1);
-	else
-		unsetenv("VCUDA_JIT_LANES");
-}
-
-static void unset_mode(void)
-{
-	unsetenv("VCUDA_EXECUTOR");
-	unsetenv("VCUDA_JIT_LANES");
-}
 
 /* @m's build; a comment of its own keeps the JIT from sharing code. */
 static struct ptx_program *build_mode(int m)
@@ -74,7 +56,7 @@ static void *kill_later(void *arg)
 /* turns_spin on mode @m, its kill flag set 50 ms into the launch. */
 static void check_killed(int m)
 {
-	set_mode(m);
+	set_exec_mode(m);
 	struct ptx_program *p = build_mode(m);
 	uint8_t *in = test_alloc(256);
 	memset(in, 0, 256);
@@ -98,16 +80,16 @@ static void check_killed(int m)
 	if (!ok)
 		tap_diag("fault kind %d: %s", f.kind, f.message);
 	tap_ok(ok, "a loop taking turns stops when killed (%s)",
-	       mode_name[m]);
+	       exec_mode_name[m]);
 	if (p)
 		ptx_program_destroy(p);
-	unset_mode();
+	unset_exec_mode();
 }
 
 /* The vector form of turns_spin takes turns and prefetches. */
 static void check_turns_compiled(void)
 {
-	set_mode(2);
+	set_exec_mode(2);
 	struct ptx_program *p = build_mode(2);
 	struct ptx_kernel *k =
 		(struct ptx_kernel *)ptx_program_kernel(p, "turns_spin");
@@ -121,7 +103,7 @@ static void check_turns_compiled(void)
 	tap_ok(ok, "turns_spin's vector form takes turns");
 	if (p)
 		ptx_program_destroy(p);
-	unset_mode();
+	unset_exec_mode();
 }
 
 int main(void)
