@@ -141,8 +141,9 @@ bool jit_emit_kernel(const struct ptx_kernel *k, unsigned width,
  * The width of @k's vector form, chosen once per compile (it is part of
  * the code's key): 16 lanes, unless the x extent of the kernel's blocks
  * (its .reqntid, else its first launch's, k->jit_ntid_x) is not a
- * multiple of 16, then 8; the vector form runs only blocks whose x
- * extent is a multiple of its width. VCUDA_JIT_LANES=0 gives 0 (no
+ * multiple of 16 or the kernel has a streaming loop whose groups would
+ * take turns (jit_vyield_likely), then 8; the vector form runs only
+ * blocks whose x extent is a multiple of its width. VCUDA_JIT_LANES=0 gives 0 (no
  * vector form), =8 or =16 that width.
  */
 unsigned jit_vec_width(const struct ptx_kernel *k);

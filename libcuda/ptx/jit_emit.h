@@ -295,6 +295,8 @@ void jit_vec_restore_lanes(struct emit *e, uint32_t r, LLVMValueRef base,
 /* Groups take turns in a streaming loop (jit_emit_vyield.c): picks the
  * loop and makes its allocas, in the entry block; */
 void jit_vyield_plan(struct emit *e);
+/* @f has a loop whose groups would take turns (chooses 8 lanes). */
+bool jit_vyield_likely(const struct ir_func *f);
 /* the block a back edge @in whose lanes all jump takes instead of @to
  * (@to itself unless it is that loop's); */
 LLVMBasicBlockRef jit_vyield_back_edge(struct emit *e,

@@ -46,7 +46,9 @@ unsigned jit_vec_width(const struct ptx_kernel *k)
 	uint32_t x = k->info.reqntid[0];
 	if (!x)
 		x = __atomic_load_n(&k->jit_ntid_x, __ATOMIC_ACQUIRE);
-	return x % JIT_LANES_MAX ? JIT_LANES_NARROW : JIT_LANES_MAX;
+	if (x % JIT_LANES_MAX || jit_vyield_likely(k->sym->func))
+		return JIT_LANES_NARROW;
+	return JIT_LANES_MAX;
 }
 
 static bool dump_shapes(void)

@@ -22,7 +22,7 @@
 #include <string.h>
 
 enum { NMODES = 3, NCASES = 34, NFAULT_TESTS = NMODES, NFAST = 8,
-       NAPART_TESTS = NMODES, NWIDTH = 6,
+       NAPART_TESTS = NMODES, NWIDTH = 7,
        NTESTS = NCASES * (NMODES - 1) + NFAULT_TESTS + NFAST +
 		NAPART_TESTS + NWIDTH };
 
@@ -1041,7 +1041,7 @@ static void check_width(const char *text, const char *file,
 	tap_ok(got == want, "%s: %u lanes (want %u)", what, got, want);
 }
 
-/* The width chosen per kernel, by its blocks' x extent. */
+/* The width chosen per kernel, by its blocks' x extent and its loops. */
 static void check_widths(const char *text)
 {
 	const char *f = "jit_lanes.sm75.ptx", *k = "lanes_memory";
@@ -1054,6 +1054,9 @@ static void check_widths(const char *text)
 	check_width(text, f, k, rows48, "8", 8, "VCUDA_JIT_LANES=8");
 	check_width(reqntid_text, "reqntid.ptx", "lanes_req", NULL, NULL, 8,
 		    ".reqntid 24");
+	/* groups of a streaming loop take turns: 8 lanes stream faster */
+	check_width(gridstride_text, "gridstride.ptx", "lanes_gridstride",
+		    rows48, NULL, 8, "a grid-stride loop, blocks of 48");
 }
 
 /* The fault of lanes_fault on mode @m, its address made relative to
