@@ -16,21 +16,11 @@
 #include "api.h"
 #include "context.h"
 #include "file.h"
-#include "link_image.h"
-#include "ptx/fatbin.h"
-#include "ptx/hostobj.h"
-#include "ptx/ptx.h"
-
-struct link_input {
-	char *text;
-	size_t len;
-	char *name;
-};
+#include "link_set.h"
 
 struct CUlinkState_st {
 	struct CUctx_st *ctx;
-	struct link_input *inputs;
-	size_t count;
+	struct link_set set;
 	char *error_log;		/* caller's buffers, may be NULL */
 	size_t error_log_size;
 	char *info_log;
@@ -129,34 +119,11 @@ static CUresult build_error(struct CUlinkState_st *st, enum ptx_status ps,
 static CUresult add_text(struct CUlinkState_st *st, const char *text,
 			 size_t len, const char *name)
 {
-	/* sizes may count the terminating NUL */
-	struct ptx_source source = { text, strnlen(text, len),
-				     name ? name : "<input>" };
-	struct link_input *grown;
-	struct link_input *in;
-	enum ptx_status ps;
 	char log[1024];
+	enum ptx_status ps = link_set_add_ptx(&st->set, text, len, name, log,
+					      sizeof(log));
 
-	/* CUDA compiles each input as it is added: bad PTX fails here, an
-	 * unresolved symbol only at cuLinkComplete (link_log_api). */
-	ps = ptx_source_check(&source, log, sizeof(log));
-	if (ps != PTX_OK)
-		return build_error(st, ps, log);
-	grown = realloc(st->inputs, (st->count + 1) * sizeof(*grown));
-	if (!grown)
-		return CUDA_ERROR_OUT_OF_MEMORY;
-	st->inputs = grown;
-	in = &st->inputs[st->count];
-	in->text = strndup(text, len);
-	in->len = in->text ? strlen(in->text) : 0;
-	in->name = strdup(name ? name : "<input>");
-	if (!in->text || !in->name) {
-		free(in->text);
-		free(in->name);
-		return CUDA_ERROR_OUT_OF_MEMORY;
-	}
-	st->count++;
-	return CUDA_SUCCESS;
+	return ps == PTX_OK ? CUDA_SUCCESS : build_error(st, ps, log);
 }
 
 /* What a reader's status means to the caller of cuLinkAdd*. */
@@ -185,16 +152,16 @@ static CUresult add_binary(struct CUlinkState_st *st, CUjitInputType type,
 	const struct drm_vcuda_device_info *info = &st->ctx->dev->info;
 	unsigned arch = info->cc_major * 10 + info->cc_minor;
 	struct fatbin_ptx_list list = { 0 };
-	char reason[256] = "", line[512];
+	char reason[256] = "", line[1024];
 	enum fatbin_status got;
+	enum ptx_status ps;
 	CUresult res;
 
-	if (type == CU_JIT_INPUT_OBJECT || type == CU_JIT_INPUT_LIBRARY)
-		got = hostobj_collect_ptx(data, size, arch, &list, reason,
-					  sizeof(reason));
-	else
-		got = fatbin_collect_ptx(data, size, arch, &list, reason,
-					 sizeof(reason));
+	got = link_binary_collect(type == CU_JIT_INPUT_OBJECT ||
+				  type == CU_JIT_INPUT_LIBRARY ?
+				  LINK_BINARY_HOSTOBJ : LINK_BINARY_FATBIN,
+				  data, size, arch, &list, reason,
+				  sizeof(reason));
 	/*
 	 * As NVIDIA's driver (tests/api/link_forms_api.expected): a fatbin,
 	 * object or library with nothing for the device is taken and adds
@@ -211,8 +178,9 @@ static CUresult add_binary(struct CUlinkState_st *st, CUjitInputType type,
 		log_error(st, line);
 		return res;
 	}
-	for (size_t i = 0; i < list.count && res == CUDA_SUCCESS; i++)
-		res = add_text(st, list.items[i].text, list.items[i].len, name);
+	ps = link_set_add_list(&st->set, &list, name, line, sizeof(line));
+	if (ps != PTX_OK)
+		res = build_error(st, ps, line);
 	fatbin_ptx_list_free(&list);
 	return res;
 }
@@ -306,65 +274,22 @@ CUDA_EXPORT CUresult cuLinkAddFile(CUlinkState st, CUjitInputType type,
 	return res;
 }
 
-/* Lays out the inputs as a link image. */
-static void *build_image(const struct CUlinkState_st *st, size_t *size)
-{
-	size_t total = sizeof(struct link_image_header) +
-		       st->count * sizeof(struct link_image_entry);
-	struct link_image_header *h;
-	struct link_image_entry *e;
-	char *p;
-
-	for (size_t i = 0; i < st->count; i++)
-		total += st->inputs[i].len + 1 + strlen(st->inputs[i].name) + 1;
-	h = calloc(1, total);
-	if (!h)
-		return NULL;
-	*h = (struct link_image_header){ LINK_IMAGE_MAGIC, LINK_IMAGE_VERSION,
-					 (uint32_t)st->count, st->max_registers,
-					 total };
-	e = (struct link_image_entry *)(h + 1);
-	p = (char *)(e + st->count);
-	for (size_t i = 0; i < st->count; i++) {
-		e[i].text_offset = (uint64_t)(p - (char *)h);
-		e[i].text_len = st->inputs[i].len;
-		memcpy(p, st->inputs[i].text, st->inputs[i].len + 1);
-		p += st->inputs[i].len + 1;
-		e[i].name_offset = (uint64_t)(p - (char *)h);
-		strcpy(p, st->inputs[i].name);
-		p += strlen(st->inputs[i].name) + 1;
-	}
-	*size = total;
-	return h;
-}
-
 CUDA_EXPORT CUresult cuLinkComplete(CUlinkState st, void **image_out,
 				    size_t *size_out)
 {
-	struct ptx_source *sources;
-	struct ptx_program *prog;
 	enum ptx_status ps;
 	char log[1024] = "";
 
 	if (!st)
 		return CUDA_ERROR_INVALID_HANDLE;
-	if (!image_out || !size_out || !st->count)
+	if (!image_out || !size_out || !st->set.count)
 		return CUDA_ERROR_INVALID_VALUE;
-	sources = calloc(st->count, sizeof(*sources));
-	if (!sources)
-		return CUDA_ERROR_OUT_OF_MEMORY;
-	for (size_t i = 0; i < st->count; i++)
-		sources[i] = (struct ptx_source){ st->inputs[i].text,
-						  st->inputs[i].len,
-						  st->inputs[i].name };
 	/* Link now, so that link errors come from cuLinkComplete. */
-	ps = ptx_program_build(sources, st->count, &prog, log, sizeof(log));
-	free(sources);
+	ps = link_set_check(&st->set, log, sizeof(log));
 	if (ps != PTX_OK)
 		return build_error(st, ps, log);
-	ptx_program_destroy(prog);
 	free(st->image);
-	st->image = build_image(st, size_out);
+	st->image = link_set_image(&st->set, st->max_registers, size_out);
 	if (!st->image)
 		return CUDA_ERROR_OUT_OF_MEMORY;
 	if (st->wall_time)
@@ -372,7 +297,7 @@ CUDA_EXPORT CUresult cuLinkComplete(CUlinkState st, void **image_out,
 	/* As NVIDIA's: an info log only when asked to be verbose. */
 	if (st->verbose && st->info_log && st->info_log_size) {
 		int len = snprintf(st->info_log, st->info_log_size,
-				   "vcuda: linked %zu PTX input(s)", st->count);
+				   "vcuda: linked %zu PTX input(s)", st->set.count);
 
 		st->info_log_len = len > 0 ? (size_t)len : 0;
 	}
@@ -385,11 +310,7 @@ CUDA_EXPORT CUresult cuLinkDestroy(CUlinkState st)
 {
 	if (!st)
 		return CUDA_ERROR_INVALID_HANDLE;
-	for (size_t i = 0; i < st->count; i++) {
-		free(st->inputs[i].text);
-		free(st->inputs[i].name);
-	}
-	free(st->inputs);
+	link_set_clear(&st->set);
 	free(st->image);
 	free(st);
 	return CUDA_SUCCESS;
