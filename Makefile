@@ -53,6 +53,7 @@ include kernel/kernel.mk
 include libcuda/ptx/ptx.mk
 include libcuda/libcuda.mk
 include libcudart/libcudart.mk
+include nvjitlink/nvjitlink.mk
 include tools/tools.mk
 include tests/tests.mk
 

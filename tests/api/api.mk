@@ -54,6 +54,31 @@ $(LINK_FORMS_FILES): $(LINK_FORMS)/%: $(TOP)/tests/api/link_forms_lib.cu
 	$(call quiet,NVCC,$@)rm -f $@ && $(NVCC) -rdc=true -O2 \
 		$(LINK_FORMS_$*) -o $@ $<
 
+# nvJitLink: what each call returns (recorded with NVIDIA's
+# libnvJitLink.so.13 of CUDA 13.0.88, which needs no GPU), and numba's use
+# of it, a kernel linked from LTO-IR and launched (its own checks).
+NVJITLINK_INPUTS := $(B)/tests/api/nvjitlink
+NVJITLINK_INPUT_FILES := $(addprefix $(NVJITLINK_INPUTS)/,k.ltoir full.ltoir \
+	ext.ptx ext.fatbin ext.cubin)
+NVJITLINK_k.ltoir := -DKERNEL -dlto -ltoir -arch=sm_80
+NVJITLINK_full.ltoir := -DWHOLE -dlto -ltoir -arch=sm_80
+NVJITLINK_ext.ptx := -DEXT -ptx -arch=sm_80
+NVJITLINK_ext.fatbin := -DEXT -fatbin -gencode arch=compute_80,code=[compute_80,sm_80]
+NVJITLINK_ext.cubin := -DEXT -cubin -arch=sm_80
+$(NVJITLINK_INPUT_FILES): $(NVJITLINK_INPUTS)/%: $(TOP)/tests/api/nvjitlink_inputs.cu
+	@mkdir -p $(@D)
+	$(call quiet,NVCC,$@)rm -f $@ && $(NVCC) -rdc=true -x cu \
+		$(NVJITLINK_$*) -o $@ $<
+API_TESTS += $(B)/tests/api/nvjitlink_api $(B)/tests/api/nvjitlink_launch_api
+$(B)/tests/api/nvjitlink_api: $(TOP)/tests/api/nvjitlink_api.c $(LIBNVJITLINK) \
+		$(NVJITLINK_INPUT_FILES)
+	$(call quiet,CC,$@)$(CC) $(USER_CFLAGS) -DNVJITLINK_INPUTS='"$(NVJITLINK_INPUTS)"' \
+		-o $@ $< -L$(B)/lib -lnvJitLink
+$(B)/tests/api/nvjitlink_launch_api: $(TOP)/tests/api/nvjitlink_launch_api.c \
+		$(LIBNVJITLINK) $(LIBCUDA) $(NVJITLINK_INPUT_FILES)
+	$(call quiet,CC,$@)$(CC) $(USER_CFLAGS) -DNVJITLINK_INPUTS='"$(NVJITLINK_INPUTS)"' \
+		-o $@ $< -L$(B)/lib -lnvJitLink -lcuda
+
 # Their own checks (exit 0 or 1): what NVIDIA documents, not a recording.
 API_TESTS += $(B)/tests/api/fork_api $(B)/tests/api/user_object_api
 $(B)/tests/api/fork_api: $(TOP)/tests/api/fork_api.c $(LIBCUDA)

@@ -42,6 +42,10 @@ api_tests() {
 		$B/tests/api-shared/cross_device_wait
 	run_check "a forked child gets CUDA_ERROR_NOT_INITIALIZED" \
 		env LD_LIBRARY_PATH=$B/lib $B/tests/api/fork_api
+	run_check "api nvjitlink_api matches NVIDIA's libnvJitLink" \
+		tests/api/compare.sh nvjitlink_api
+	run_check "a kernel linked from LTO-IR by nvJitLink runs" \
+		env LD_LIBRARY_PATH=$B/lib $B/tests/api/nvjitlink_launch_api
 	run_check "numba's grid-group link: PTX and libcudadevrt.a" \
 		env LD_LIBRARY_PATH=$B/lib $B/tests/api/devrt_cg_link_api
 	run_check "user objects" env LD_LIBRARY_PATH=$B/lib \
