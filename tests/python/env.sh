@@ -1,10 +1,10 @@
 # SPDX-License-Identifier: MIT
 #
 # Sourced by the CUDA Python scripts in the checkout's root: the venv of
-# tools/numba/requirements.txt, our libcuda.so.1 ahead of any other, the
-# toolkit whose NVVM and libdevice numba compiles with, and
-# tests/python/site, which hides nvJitLink so that kernels reach vcuda as
-# PTX (see its sitecustomize.py).
+# tools/numba/requirements.txt, our libcuda.so.1 and libnvJitLink.so.13
+# ahead of any other, the toolkit whose NVVM and libdevice numba compiles
+# with (and whose nvJitLink ours calls for LTO-IR), and tests/python/site
+# (see its sitecustomize.py).
 PY=build/numba/bin/python
 export LD_LIBRARY_PATH=$PWD/build/lib
 export CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}

@@ -1,37 +1,18 @@
 # SPDX-License-Identifier: MIT
 #
 # Imported by Python at start-up when tests/python/site is on PYTHONPATH
-# (tests/python/env.sh puts it there): NVIDIA's library finder answers
-# that nvJitLink is not installed, as on a machine without it.
+# (tests/python/env.sh puts it there).
 #
-# Why: vcuda runs PTX, never SASS. With nvJitLink, numba-cuda compiles
-# kernels to LTO-IR and cuda.core links them into an sm_XX cubin, machine
-# code vcuda cannot run. Without it, both fall back to what they support
-# for drivers without nvJitLink: numba hands PTX to the driver's cuLink*
-# APIs, which vcuda implements.
+# Under TCG a fresh Python process takes longer than the 10 s that
+# cuda.pathfinder's canary probe (a subprocess that finds the toolkit's
+# root when a tool such as nvdisasm is not on its usual paths) allows, and
+# the ChildProcessError stops numba-cuda's test loader. Same probe,
+# patient. nvJitLink needs nothing here: vcuda's libnvJitLink.so.13 in
+# build/lib, first on LD_LIBRARY_PATH, is the one cuda.pathfinder loads.
 import functools
+import os
 
 import cuda.pathfinder as pathfinder
-
-_HIDDEN = {"nvJitLink"}
-_load = pathfinder.load_nvidia_dynamic_lib
-
-
-@functools.wraps(_load)
-def _load_but_hidden(libname):
-    if libname in _HIDDEN:
-        raise pathfinder.DynamicLibNotFoundError(
-            f"lib{libname} is hidden on vcuda (tests/python/site)")
-    return _load(libname)
-
-
-pathfinder.load_nvidia_dynamic_lib = _load_but_hidden
-
-
-# Under TCG a fresh Python process takes longer than the 10 s that
-# pathfinder's canary probe (a subprocess that finds the toolkit's root
-# when a tool such as nvdisasm is not on its usual paths) allows, and the
-# ChildProcessError stops numba-cuda's test loader. Same probe, patient.
 from cuda.pathfinder._dynamic_libs import load_nvidia_dynamic_lib as _libs
 
 _probe = _libs._resolve_system_loaded_abs_path_in_subprocess
@@ -43,3 +24,20 @@ def _probe_patiently(libname, *, timeout=None):
 
 
 _libs._resolve_system_loaded_abs_path_in_subprocess = _probe_patiently
+
+
+# VCUDA_HIDE_NVJITLINK=1: cuda.pathfinder answers that nvJitLink is not
+# installed, so that numba-cuda links PTX with the driver's cuLink*, as
+# on a machine without nvJitLink (how the numba-cuda suite ran before
+# vcuda had its own nvJitLink; docs/numba-suite.md).
+if os.environ.get("VCUDA_HIDE_NVJITLINK") == "1":
+    _load = pathfinder.load_nvidia_dynamic_lib
+
+    @functools.wraps(_load)
+    def _load_but_hidden(libname):
+        if libname == "nvJitLink":
+            raise pathfinder.DynamicLibNotFoundError(
+                "libnvJitLink is hidden (VCUDA_HIDE_NVJITLINK=1)")
+        return _load(libname)
+
+    pathfinder.load_nvidia_dynamic_lib = _load_but_hidden
