@@ -91,8 +91,8 @@ static void vcuda_device_fill_info(struct vcuda_device *vdev)
 	info->va_end = VCUDA_VA_END;
 	info->driver_version = VCUDA_DRIVER_VERSION;
 	info->index = vdev->index;
-	info->cc_major = vcuda_cc / 10;
-	info->cc_minor = vcuda_cc % 10;
+	info->cc_major = vcuda_device_cc(vdev->index) / 10;
+	info->cc_minor = vcuda_device_cc(vdev->index) % 10;
 	info->sm_count = vdev->sm_count;
 	info->warp_size = 32;
 	info->max_threads_per_block = 1024;

@@ -93,9 +93,14 @@ unsigned int vcuda_sm_count;
 module_param_named(sm_count, vcuda_sm_count, uint, 0444);
 MODULE_PARM_DESC(sm_count, "SMs reported per GPU (default 0: online CPUs)");
 
-unsigned int vcuda_cc = 80;
-module_param_named(cc, vcuda_cc, uint, 0444);
-MODULE_PARM_DESC(cc, "Compute capability times ten (default 80)");
+#define VCUDA_MAX_DEVICES	16
+
+/* Per device; the last value given holds for the devices after it. */
+static unsigned int vcuda_cc[VCUDA_MAX_DEVICES] = { 80 };
+static unsigned int vcuda_cc_count = 1;
+module_param_array_named(cc, vcuda_cc, uint, &vcuda_cc_count, 0444);
+MODULE_PARM_DESC(cc,
+		 "Compute capability times ten, per device: cc=80,90 makes device 0 8.0 and device 1 9.0, a single value all (default 80)");
 
 unsigned int vcuda_job_timeout_ms;
 module_param_named(job_timeout_ms, vcuda_job_timeout_ms, uint, 0444);
@@ -129,7 +134,6 @@ module_param_named(compute_timeout_ms, vcuda_compute_timeout_ms, uint, 0444);
 MODULE_PARM_DESC(compute_timeout_ms,
 		 "Time-out of compute jobs in ms when job_timeout_ms is 0 (default 600000; 0: none)");
 
-#define VCUDA_MAX_DEVICES	16
 /* 256 GiB: the page array of the largest object stays below INT_MAX. */
 #define VCUDA_MAX_VRAM_MB	BIT(18)
 #define VCUDA_MAX_SM_COUNT	4096
@@ -377,6 +381,8 @@ const struct drm_driver vcuda_drm_driver = {
 
 static int vcuda_check_params(void)
 {
+	unsigned int i;
+
 	if (vcuda_num_devices < 1 || vcuda_num_devices > VCUDA_MAX_DEVICES) {
 		pr_err("vcuda: num_devices must be 1 to %u\n",
 		       VCUDA_MAX_DEVICES);
@@ -402,11 +408,25 @@ static int vcuda_check_params(void)
 		       VCUDA_MAX_JOBS, BIT(20));
 		return -EINVAL;
 	}
-	if (vcuda_cc < 10 || vcuda_cc > 199) {
-		pr_err("vcuda: cc must be 10 to 199 (major * 10 + minor)\n");
-		return -EINVAL;
+	for (i = 0; i < vcuda_cc_count; i++) {
+		if (vcuda_cc[i] < 10 || vcuda_cc[i] > 199) {
+			pr_err("vcuda: cc must be 10 to 199 (major * 10 + minor)\n");
+			return -EINVAL;
+		}
 	}
 	return 0;
+}
+
+/**
+ * vcuda_device_cc() - The compute capability of a device, times ten.
+ * @index: the device's index
+ *
+ * Return: the ``cc`` value given for @index, else the last one given
+ * (80 when none was).
+ */
+unsigned int vcuda_device_cc(unsigned int index)
+{
+	return vcuda_cc[min(index, max(vcuda_cc_count, 1u) - 1)];
 }
 
 static void vcuda_remove_devices(void)

@@ -45,7 +45,7 @@
 extern unsigned int vcuda_num_devices;
 extern unsigned int vcuda_vram_mb;
 extern unsigned int vcuda_sm_count;
-extern unsigned int vcuda_cc;
+unsigned int vcuda_device_cc(unsigned int index);
 extern unsigned int vcuda_job_timeout_ms;
 extern unsigned int vcuda_max_contexts;
 extern unsigned int vcuda_max_queues;

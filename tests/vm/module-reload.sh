@@ -114,12 +114,24 @@ refused num_devices=0
 refused num_devices=17
 refused num_devices=2 cc=5
 refused cc=200
+refused num_devices=2 cc=80,200
 # A SUBMIT of 64 jobs must always fit; a file needs a context.
 refused max_queued_jobs=63
 refused max_queued_jobs=1048577
 refused max_contexts=0
 refused max_queues=0
 refused max_mappings=0
+
+# cc per device; the last value holds for the devices after it.
+check "insmod num_devices=3 cc=80,90" load num_devices=3 cc=80,90
+caps=$(build/bin/vcuda-smi --query-gpu=compute_cap --format=csv,noheader \
+	2>&1 | tr '\n' ' ')
+if [ "$caps" = "8.0 9.0 9.0 " ]; then
+	ok "devices report cc 8.0, 9.0, 9.0"
+else
+	not_ok "devices report cc 8.0, 9.0, 9.0: got '$caps'"
+fi
+check "rmmod" unload
 
 # An open render node keeps the module.
 check "insmod with num_devices=2" load num_devices=2
