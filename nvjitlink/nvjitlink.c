@@ -154,17 +154,22 @@ static nvJitLinkResult complete(struct nvJitLink *link)
 		if (res)
 			return res;
 	}
+	/*
+	 * -ptx asks for the LTO-IR's PTX alone, which may declare what other
+	 * code defines (NVIDIA's leaves .extern functions in it): no image,
+	 * and nothing to resolve.
+	 */
+	if (link->options.ptx)
+		goto done;
 	if (link->set.count && link_set_check(&link->set, log, sizeof(log))) {
 		jitlink_log(&link->error_log, "ERROR: %s", log);
 		return NVJITLINK_ERROR_PTX_COMPILE;
 	}
-	if (!link->options.ptx) {
-		link->image = link_set_image(&link->set,
-					     link->options.max_registers,
-					     &link->image_size);
-		if (!link->image)
-			return NVJITLINK_ERROR_INTERNAL;
-	}
+	link->image = link_set_image(&link->set, link->options.max_registers,
+				     &link->image_size);
+	if (!link->image)
+		return NVJITLINK_ERROR_INTERNAL;
+done:
 	if (link->options.verbose)
 		jitlink_log(&link->info_log, "vcuda: linked %zu PTX input(s) "
 			    "for sm_%u", link->set.count, link->options.arch);

@@ -234,6 +234,12 @@ static void error_cases(void)
 	error_log_has("-ptx with ptx", h, "LTOIR");
 	__nvJitLinkDestroy_13_0(&h);
 
+	show("-ptx, extern: create", __nvJitLinkCreate_13_0(&h, 3, opts));
+	add("-ptx, extern: add lto", h, NVJITLINK_INPUT_LTOIR, "k.ltoir");
+	show("-ptx, extern: complete", __nvJitLinkComplete_13_0(h));
+	outputs("-ptx, extern", h, "ext_add");
+	__nvJitLinkDestroy_13_0(&h);
+
 	h = create("unresolved: create", "-arch=sm_80", "-lto");
 	add("unresolved: add", h, NVJITLINK_INPUT_LTOIR, "k.ltoir");
 	show("unresolved: complete", __nvJitLinkComplete_13_0(h));

@@ -9,6 +9,10 @@ PY=build/numba/bin/python
 export LD_LIBRARY_PATH=$PWD/build/lib
 export CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
 export PYTHONPATH=$PWD/tests/python/site${PYTHONPATH:+:$PYTHONPATH}
+# cuobjdump, which numba runs on fatbins and objects it links with LTO.
+for bin in "$PWD"/build/numba/lib/python3*/site-packages/nvidia/cu13/bin; do
+	[ -d "$bin" ] && export PATH=$bin:$PATH
+done
 # numba-cuda's tests that link prebuilt binaries find them here (built by
 # make numba-bins, which make numba-test runs; they skip without it).
 if [ -d "$PWD/build/numba-bins" ]; then
