@@ -57,6 +57,12 @@ nvJitLinkResult jitlink_add(struct nvJitLink *link, nvJitLinkInputType type,
 /* Links the LTO-IR inputs into PTX with NVIDIA's nvJitLink (*@ptx). */
 nvJitLinkResult jitlink_lto_to_ptx(struct nvJitLink *link, char **ptx);
 
+/*
+ * LTO-IR that keeps the functions the PTX inputs call through NVIDIA's
+ * LTO step (keep.c), or NULL when none is needed or libNVVM is missing.
+ */
+void *jitlink_keeper(const struct nvJitLink *link, size_t *size);
+
 /* Appends a line to one of the link's logs. */
 void jitlink_log(char **log, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

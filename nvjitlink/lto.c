@@ -142,12 +142,20 @@ static nvJitLinkResult link_ltoir(struct nvJitLink *link, nvJitLinkHandle h,
 				  char **ptx)
 {
 	nvJitLinkResult res = NVJITLINK_SUCCESS;
-	size_t size = 0;
+	size_t size = 0, keeper_size = 0;
+	void *keeper;
 
 	for (size_t i = 0; i < link->ltoir_count && !res; i++)
 		res = nvidia.add_data(h, NVJITLINK_INPUT_LTOIR,
 				      link->ltoir[i].data, link->ltoir[i].size,
 				      link->ltoir[i].name);
+	/* Last, so that the real modules' declarations win (keep.c). */
+	keeper = res ? NULL : jitlink_keeper(link, &keeper_size);
+	if (keeper) {
+		res = nvidia.add_data(h, NVJITLINK_INPUT_LTOIR, keeper,
+				      keeper_size, "<vcuda-keep>");
+		free(keeper);
+	}
 	if (!res)
 		res = nvidia.complete(h);
 	if (!res)

@@ -59,12 +59,14 @@ $(LINK_FORMS_FILES): $(LINK_FORMS)/%: $(TOP)/tests/api/link_forms_lib.cu
 # of it, a kernel linked from LTO-IR and launched (its own checks).
 NVJITLINK_INPUTS := $(B)/tests/api/nvjitlink
 NVJITLINK_INPUT_FILES := $(addprefix $(NVJITLINK_INPUTS)/,k.ltoir full.ltoir \
-	ext.ptx ext.fatbin ext.cubin)
+	ext.ptx ext.fatbin ext.cubin k.ptx ext.ltoir)
 NVJITLINK_k.ltoir := -DKERNEL -dlto -ltoir -arch=sm_80
 NVJITLINK_full.ltoir := -DWHOLE -dlto -ltoir -arch=sm_80
 NVJITLINK_ext.ptx := -DEXT -ptx -arch=sm_80
 NVJITLINK_ext.fatbin := -DEXT -fatbin -gencode arch=compute_80,code=[compute_80,sm_80]
 NVJITLINK_ext.cubin := -DEXT -cubin -arch=sm_80
+NVJITLINK_k.ptx := -DKERNEL -ptx -arch=sm_80
+NVJITLINK_ext.ltoir := -DEXT -dlto -ltoir -arch=sm_80
 $(NVJITLINK_INPUT_FILES): $(NVJITLINK_INPUTS)/%: $(TOP)/tests/api/nvjitlink_inputs.cu
 	@mkdir -p $(@D)
 	$(call quiet,NVCC,$@)rm -f $@ && $(NVCC) -rdc=true -x cu \
@@ -78,6 +80,12 @@ $(B)/tests/api/nvjitlink_launch_api: $(TOP)/tests/api/nvjitlink_launch_api.c \
 		$(LIBNVJITLINK) $(LIBCUDA) $(NVJITLINK_INPUT_FILES)
 	$(call quiet,CC,$@)$(CC) $(USER_CFLAGS) -DNVJITLINK_INPUTS='"$(NVJITLINK_INPUTS)"' \
 		-o $@ $< -L$(B)/lib -lnvJitLink -lcuda
+
+# CUDA_VISIBLE_DEVICES (recorded on an NVIDIA H200 with one GPU).
+API_TESTS += $(B)/tests/api/visible_devices_api
+$(B)/tests/api/visible_devices_api: $(TOP)/tests/api/visible_devices_api.c $(LIBCUDA)
+	@mkdir -p $(@D)
+	$(call quiet,CC,$@)$(CC) $(USER_CFLAGS) -o $@ $< -L$(B)/lib -lcuda
 
 # Their own checks (exit 0 or 1): what NVIDIA documents, not a recording.
 API_TESTS += $(B)/tests/api/fork_api $(B)/tests/api/user_object_api

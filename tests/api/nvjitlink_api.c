@@ -251,6 +251,14 @@ static void error_cases(void)
 	show("lto without -lto: complete", __nvJitLinkComplete_13_0(h));
 	__nvJitLinkDestroy_13_0(&h);
 
+	/* The callee in LTO-IR, its only caller in PTX. */
+	h = create("ptx calls lto: create", "-arch=sm_80", "-lto");
+	add("ptx calls lto: add ptx", h, NVJITLINK_INPUT_PTX, "k.ptx");
+	add("ptx calls lto: add lto", h, NVJITLINK_INPUT_LTOIR, "ext.ltoir");
+	show("ptx calls lto: complete", __nvJitLinkComplete_13_0(h));
+	outputs("ptx calls lto", h, "scale");
+	__nvJitLinkDestroy_13_0(&h);
+
 	h = create("ptx only: create", "-arch=sm_80", NULL);
 	add("ptx only: add", h, NVJITLINK_INPUT_PTX, "ext.ptx");
 	show("ptx only: complete", __nvJitLinkComplete_13_0(h));

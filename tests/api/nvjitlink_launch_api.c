@@ -2,8 +2,9 @@
 /*
  * What numba-cuda does with nvJitLink, on vcuda (exit 0 or 1): LTO-IR of
  * a kernel linked with PTX (or a fatbin) that defines the function it
- * calls, the linked "cubin" loaded with cuModuleLoadData and launched; the
- * results checked. And what vcuda cannot do: a cubin input (SASS) is
+ * calls, and PTX of the kernel linked with LTO-IR of the function (as
+ * numba's NRT), the linked "cubin" loaded with cuModuleLoadData and
+ * launched; the results checked. And what vcuda cannot do: a cubin input (SASS) is
  * refused with NVJITLINK_ERROR_ARCH_MISMATCH, its log saying why.
  */
 #include <stdio.h>
@@ -14,15 +15,10 @@
 #define NVJITLINK_NO_INLINE
 #include <nvJitLink.h>
 
+#include "self_check.h"
+
 #define N 1000
 
-static int failures;
-
-static void expect(int ok, const char *what)
-{
-	printf("%s: %s\n", ok ? "ok" : "FAIL", what);
-	failures += !ok;
-}
 
 static void *load(const char *name, size_t *size)
 {
@@ -55,8 +51,9 @@ static nvJitLinkResult add(nvJitLinkHandle h, nvJitLinkInputType type,
 	return res;
 }
 
-/* Links the kernel's LTO-IR with @ext (holding ext_add) into a cubin. */
-static void *link_kernel(const char *ext, nvJitLinkInputType ext_type)
+/* Links the kernel @kernel with @ext (holding ext_add) into a cubin. */
+static void *link_kernel(const char *kernel, const char *ext,
+			 nvJitLinkInputType ext_type)
 {
 	const char *opts[] = { "-arch=sm_80", "-lto" };
 	nvJitLinkHandle h;
@@ -64,7 +61,7 @@ static void *link_kernel(const char *ext, nvJitLinkInputType ext_type)
 	size_t size = 0;
 
 	if (__nvJitLinkCreate_13_0(&h, 2, opts) ||
-	    add(h, NVJITLINK_INPUT_LTOIR, "k.ltoir") ||
+	    add(h, NVJITLINK_INPUT_ANY, kernel) ||
 	    add(h, ext_type, ext) || __nvJitLinkComplete_13_0(h) ||
 	    __nvJitLinkGetLinkedCubinSize_13_0(h, &size) ||
 	    !(cubin = malloc(size)) ||
@@ -110,12 +107,12 @@ static void cubin_refused(void)
 	char *log;
 
 	__nvJitLinkCreate_13_0(&h, 1, opts);
-	expect(add(h, NVJITLINK_INPUT_CUBIN, "ext.cubin") ==
+	expect_true(add(h, NVJITLINK_INPUT_CUBIN, "ext.cubin") ==
 	       NVJITLINK_ERROR_ARCH_MISMATCH, "a cubin (SASS) is refused");
 	__nvJitLinkGetErrorLogSize_13_0(h, &size);
 	log = calloc(1, size + 1);
 	__nvJitLinkGetErrorLog_13_0(h, log);
-	expect(strstr(log, "ext.cubin") && strstr(log, "SASS"),
+	expect_true(strstr(log, "ext.cubin") && strstr(log, "SASS"),
 	       "the error log names the cubin and says it is SASS");
 	free(log);
 	__nvJitLinkDestroy_13_0(&h);
@@ -132,15 +129,20 @@ int main(void)
 		printf("FAIL: no CUDA device\n");
 		return 1;
 	}
-	cubin = link_kernel("ext.ptx", NVJITLINK_INPUT_PTX);
-	expect(cubin != NULL, "LTO-IR and PTX link");
-	expect(cubin && run_scale(cubin), "the linked kernel runs");
+	cubin = link_kernel("k.ltoir", "ext.ptx", NVJITLINK_INPUT_PTX);
+	expect_true(cubin != NULL, "LTO-IR and PTX link");
+	expect_true(cubin && run_scale(cubin), "the linked kernel runs");
 	free(cubin);
-	cubin = link_kernel("ext.fatbin", NVJITLINK_INPUT_ANY);
-	expect(cubin != NULL, "LTO-IR and a fatbin link");
-	expect(cubin && run_scale(cubin), "the linked kernel runs");
+	cubin = link_kernel("k.ltoir", "ext.fatbin", NVJITLINK_INPUT_ANY);
+	expect_true(cubin != NULL, "LTO-IR and a fatbin link");
+	expect_true(cubin && run_scale(cubin), "the linked kernel runs");
+	free(cubin);
+	/* The callee in LTO-IR, called only from PTX: kept by keep.c. */
+	cubin = link_kernel("k.ptx", "ext.ltoir", NVJITLINK_INPUT_LTOIR);
+	expect_true(cubin != NULL, "PTX calling LTO-IR links");
+	expect_true(cubin && run_scale(cubin), "the linked kernel runs");
 	free(cubin);
 	cubin_refused();
 	cuCtxDestroy(ctx);
-	return failures ? 1 : 0;
+	return self_check_status();
 }
