@@ -2,6 +2,8 @@
 /*
  * Device discovery and the cuDevice* API.
  */
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -9,6 +11,7 @@
 #include "api.h"
 #include "device.h"
 #include "kmd.h"
+#include "visible.h"
 
 static struct vc_device devices[MAX_DEVICES];
 static int ndevices;
@@ -18,6 +21,39 @@ static int by_index(const void *a, const void *b)
 	const struct vc_device *da = a, *db = b;
 
 	return (int)da->info.index - (int)db->info.index;
+}
+
+/*
+ * Drops the devices CUDA_VISIBLE_DEVICES hides and orders the rest; false
+ * when it lists a device twice.
+ */
+static bool keep_visible(void)
+{
+	const char *spec = getenv("CUDA_VISIBLE_DEVICES");
+	static struct vc_device all[MAX_DEVICES];
+	uint8_t uuids[MAX_DEVICES][16];
+	int order[MAX_DEVICES], shown;
+	bool kept[MAX_DEVICES] = { false }, order_ok;
+
+	if (!spec)
+		return true;
+	memcpy(all, devices, sizeof(all));
+	for (int i = 0; i < ndevices; i++)
+		memcpy(uuids[i], all[i].info.uuid, 16);
+	shown = visible_devices(spec, (const uint8_t (*)[16])uuids, ndevices,
+				order);
+	order_ok = shown >= 0;
+	if (!order_ok)
+		shown = 0;
+	for (int i = 0; i < shown; i++) {
+		devices[i] = all[order[i]];
+		kept[order[i]] = true;
+	}
+	for (int i = 0; i < ndevices; i++)
+		if (!kept[i])
+			close(all[i].fd);
+	ndevices = shown;
+	return order_ok;
 }
 
 CUresult devices_discover(void)
@@ -33,12 +69,15 @@ CUresult devices_discover(void)
 			continue;
 		}
 		dev->fd = fds[i];
-		pthread_mutex_init(&dev->primary_lock, NULL);
 		ndevices++;
 	}
 	qsort(devices, ndevices, sizeof(devices[0]), by_index);
-	for (int i = 0; i < ndevices; i++)
+	if (!keep_visible())
+		return CUDA_ERROR_INVALID_DEVICE;
+	for (int i = 0; i < ndevices; i++) {
 		devices[i].ordinal = i;
+		pthread_mutex_init(&devices[i].primary_lock, NULL);
+	}
 	debug_log("%d device(s)", ndevices);
 	return ndevices ? CUDA_SUCCESS : CUDA_ERROR_NO_DEVICE;
 }

@@ -131,6 +131,16 @@ if [ "$caps" = "8.0 9.0 9.0 " ]; then
 else
 	not_ok "devices report cc 8.0, 9.0, 9.0: got '$caps'"
 fi
+# CUDA_VISIBLE_DEVICES=2,0: device 2 first, then device 0, 1 hidden.
+visible_order() {
+	local all seen
+	all=$(build/bin/vcuda-smi --query-gpu=uuid --format=csv,noheader)
+	seen=$(CUDA_VISIBLE_DEVICES=2,0 LD_LIBRARY_PATH=build/lib \
+		build/tests/api/visible_devices_api --uuids)
+	[ "$seen" = "$(echo "$all" | sed -n '3p;1p' | tac)" ] ||
+		{ echo "# all: $all; seen: $seen"; return 1; }
+}
+check "CUDA_VISIBLE_DEVICES=2,0 shows device 2, then 0" visible_order
 check "rmmod" unload
 
 # An open render node keeps the module.
