@@ -368,7 +368,7 @@ static bool lower_bra(struct lower_ctx *c, const struct ir_insn *in)
 	if (in->nopnds != 1 || in->opnd[0].kind != OPND_LABEL)
 		return lower_unsupported(c, "branch target");
 	struct xinsn *x = emit(c, in->guarded ? x_bra : x_jmp);
-	if (!x || !lower_branch_fix(c, lower_label_block(c, in->opnd[0].reg),
+	if (!x || !lower_branch_fix(c, ir_label_block(c->f, in->opnd[0].reg),
 				    false))
 		return lower_nomem(c);
 	return lower_branch_fix(c, c->f->blocks[in->block].ipdom, true);
@@ -392,8 +392,8 @@ static bool lower_brx(struct lower_ctx *c, const struct ir_insn *in)
 	if (!ref_src(c, &in->opnd[0], PTX_T_U32, &index))
 		return false;
 	for (uint32_t i = 0; i < t->count; i++)
-		table[i] = lower_label_block(
-			c, c->f->vec_opnds[t->first + i].reg);
+		table[i] = ir_label_block(
+			c->f, c->f->vec_opnds[t->first + i].reg);
 	struct xinsn *x = emit(c, x_brx);
 	if (!x)
 		return lower_nomem(c);

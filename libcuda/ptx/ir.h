@@ -344,6 +344,10 @@ void ir_module_free(struct ir_module *m);
  * function; false (with a message) on malformed control flow. */
 bool ir_build_cfg(struct ir_module *m, struct msgbuf *log);
 
+/* The block that label @label of @f starts (the last block for a label
+ * at the end of the function). */
+uint32_t ir_label_block(const struct ir_func *f, uint32_t label);
+
 /* Writes @m as PTX text that ir_parse accepts and that prints the same. */
 void ir_print_module(const struct ir_module *m, FILE *out);
 void ir_print_insn(const struct ir_module *m, const struct ir_func *f,

@@ -28,7 +28,7 @@ static bool is_terminator(const struct ir_insn *in)
 	return ptx_opcode_flags(in->op) & (OPF_BRANCH | OPF_RETURN);
 }
 
-static uint32_t label_block(const struct ir_func *f, uint32_t label)
+uint32_t ir_label_block(const struct ir_func *f, uint32_t label)
 {
 	uint32_t at = f->labels[label].insn;
 	return at < f->ninsns ? f->insns[at].block : f->nblocks - 1;
@@ -106,12 +106,12 @@ static bool block_succs(struct cfg_work *w, uint32_t b)
 	const struct ir_insn *in = &f->insns[blk->first + blk->count - 1];
 	bool may_fall = !is_terminator(in) || in->guarded;
 	if (in->op == OP_BRA && in->nopnds && in->opnd[0].kind == OPND_LABEL)
-		s[n++] = label_block(f, in->opnd[0].reg);
+		s[n++] = ir_label_block(f, in->opnd[0].reg);
 	if (in->op == OP_BRX && in->nopnds > 1 &&
 	    in->opnd[1].kind == OPND_LABEL) {
 		const struct ir_label *t = &f->labels[in->opnd[1].reg];
 		for (uint32_t i = 0; i < t->count && n < 63; i++)
-			s[n++] = label_block(f, f->vec_opnds[t->first + i].reg);
+			s[n++] = ir_label_block(f, f->vec_opnds[t->first + i].reg);
 	}
 	if (ptx_opcode_flags(in->op) & OPF_RETURN)
 		w->exits[b] = true;

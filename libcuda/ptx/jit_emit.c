@@ -725,9 +725,7 @@ LLVMBasicBlockRef jit_label_block(struct emit *e, const struct ir_operand *o)
 {
 	if (o->kind != OPND_LABEL || o->reg >= e->f->nlabels)
 		return NULL;
-	uint32_t at = e->f->labels[o->reg].insn;
-	return jit_block(e, at < e->f->ninsns ? e->f->insns[at].block :
-						e->f->nblocks - 1);
+	return jit_block(e, ir_label_block(e->f, o->reg));
 }
 
 LLVMBasicBlockRef jit_block(struct emit *e, uint32_t bi)
@@ -749,8 +747,7 @@ static LLVMValueRef guard_of(struct emit *e, const struct ir_insn *in)
 
 uint32_t jit_target_block(struct emit *e, const struct ir_operand *o)
 {
-	uint32_t at = e->f->labels[o->reg].insn;
-	return at < e->f->ninsns ? e->f->insns[at].block : e->f->nblocks - 1;
+	return ir_label_block(e->f, o->reg);
 }
 
 /*

@@ -107,14 +107,6 @@ static bool unseen_atomic(const struct ir_func *f, const struct ir_insn *in)
 	       writes_unread(f, in->opnd[0].reg);
 }
 
-/* The block a branch's label operand @o names. */
-static uint32_t label_block(const struct ir_func *f,
-			    const struct ir_operand *o)
-{
-	uint32_t at = f->labels[o->reg].insn;
-	return at < f->ninsns ? f->insns[at].block : f->nblocks - 1;
-}
-
 /* @in may run in a loop that takes turns (the file's comment). */
 static bool turn_safe(const struct ir_func *f, const struct ir_insn *in)
 {
@@ -130,7 +122,7 @@ static bool turn_safe(const struct ir_func *f, const struct ir_insn *in)
 		return true;
 	case OP_BRA:	/* forward: the loop's own back edge is checked apart */
 		return in->nopnds == 1 &&
-		       label_block(f, &in->opnd[0]) > in->block;
+		       ir_label_block(f, in->opnd[0].reg) > in->block;
 	case OP_ATOM: case OP_RED:
 		return unseen_atomic(f, in);
 	default:
@@ -138,27 +130,63 @@ static bool turn_safe(const struct ir_func *f, const struct ir_insn *in)
 	}
 }
 
-/* A global load whose lanes read more than one address. */
-static bool streams(struct emit *e, const struct ir_insn *in)
+static bool global_load(const struct ir_insn *in)
 {
-	if ((in->op != OP_LD && in->op != OP_LDU) || in->space != SPACE_GLOBAL)
-		return false;
-	return jit_vec_address_shape(e, in, 1).kind != SHAPE_UNIFORM;
+	return (in->op == OP_LD || in->op == OP_LDU) &&
+	       in->space == SPACE_GLOBAL;
 }
 
-/* The loop closed by the guarded backward branch @at takes turns. */
-static bool takes_turns(struct emit *e, uint32_t at)
+/* A global load whose lanes read more than one address. */
+static bool streams(void *emit, const struct ir_insn *in)
 {
-	const struct ir_func *f = e->f;
-	const struct ir_insn *br = &f->insns[at];
+	struct emit *e = emit;
+
+	return global_load(in) &&
+	       jit_vec_address_shape(e, in, 1).kind != SHAPE_UNIFORM;
+}
+
+/* A global load, as far as the IR tells before shapes exist. */
+static bool may_stream(void *unused, const struct ir_insn *in)
+{
+	(void)unused;
+	return global_load(in);
+}
+
+typedef bool (*stream_test)(void *ctx, const struct ir_insn *in);
+
+/* The loop from block @head to the back edge @at takes turns. */
+static bool takes_turns(const struct ir_func *f, uint32_t head, uint32_t at,
+			stream_test stream_fn, void *ctx)
+{
 	bool stream = false;
-	uint32_t head = jit_target_block(e, &br->opnd[0]);
+
 	for (uint32_t i = f->blocks[head].first; i < at; i++) {
 		if (!turn_safe(f, &f->insns[i]))
 			return false;
-		stream = stream || streams(e, &f->insns[i]);
+		stream = stream || stream_fn(ctx, &f->insns[i]);
 	}
 	return stream;
+}
+
+/*
+ * The first guarded back edge of @f whose loop takes turns: a turn-safe
+ * body with a load @stream_fn calls streaming. UINT32_MAX if none.
+ */
+static uint32_t find_turn_loop(const struct ir_func *f, stream_test stream_fn,
+			       void *ctx)
+{
+	for (uint32_t at = 0; at < f->ninsns; at++) {
+		const struct ir_insn *br = &f->insns[at];
+		uint32_t head;
+
+		if (br->op != OP_BRA || !br->guarded || br->nopnds != 1)
+			continue;
+		head = ir_label_block(f, br->opnd[0].reg);
+		if (head <= br->block &&
+		    takes_turns(f, head, at, stream_fn, ctx))
+			return at;
+	}
+	return UINT32_MAX;
 }
 
 /*
@@ -170,39 +198,12 @@ static bool takes_turns(struct emit *e, uint32_t at)
  */
 bool jit_vyield_likely(const struct ir_func *f)
 {
-	for (uint32_t at = 0; at < f->ninsns; at++) {
-		const struct ir_insn *br = &f->insns[at];
-		if (br->op != OP_BRA || !br->guarded || br->nopnds != 1 ||
-		    label_block(f, &br->opnd[0]) > br->block)
-			continue;
-		bool safe = true, loads = false;
-		for (uint32_t i = f->blocks[label_block(f, &br->opnd[0])].first;
-		     safe && i < at; i++) {
-			const struct ir_insn *in = &f->insns[i];
-			safe = turn_safe(f, in);
-			loads = loads || ((in->op == OP_LD || in->op == OP_LDU) &&
-					  in->space == SPACE_GLOBAL);
-		}
-		if (safe && loads)
-			return true;
-	}
-	return false;
+	return find_turn_loop(f, may_stream, NULL) != UINT32_MAX;
 }
 
 void jit_vyield_plan(struct emit *e)
 {
-	const struct ir_func *f = e->f;
-	e->yield_branch = UINT32_MAX;
-	for (uint32_t i = 0; i < f->ninsns; i++) {
-		const struct ir_insn *in = &f->insns[i];
-		if (in->op != OP_BRA || !in->guarded || in->nopnds != 1 ||
-		    jit_target_block(e, &in->opnd[0]) > in->block)
-			continue;
-		if (takes_turns(e, i)) {
-			e->yield_branch = i;
-			break;
-		}
-	}
+	e->yield_branch = find_turn_loop(e->f, streams, e);
 	if (e->yield_branch == UINT32_MAX)
 		return;
 	LLVMTypeRef i32 = e->scalar[3], i1 = e->scalar[0];

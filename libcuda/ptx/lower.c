@@ -625,12 +625,6 @@ bool lower_reconv_insn(struct lower_ctx *c, uint32_t from, uint32_t xi)
 	return true;
 }
 
-uint32_t lower_label_block(const struct lower_ctx *c, uint32_t label)
-{
-	uint32_t at = c->f->labels[label].insn;
-	return at < c->f->ninsns ? c->f->insns[at].block : c->f->nblocks - 1;
-}
-
 static void apply_branch_fixes(struct lower_ctx *c, const uint32_t *start)
 {
 	struct xinsn *code = c->xf->code;

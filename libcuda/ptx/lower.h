@@ -102,7 +102,6 @@ const struct xinsn *x_ret(struct warp *w, const struct xinsn *ip);
 bool lower_branch_fix(struct lower_ctx *c, uint32_t block, bool reconv);
 /* The last emitted xinsn reconverges at xinsn @xi of this function. */
 bool lower_reconv_insn(struct lower_ctx *c, uint32_t from, uint32_t xi);
-uint32_t lower_label_block(const struct lower_ctx *c, uint32_t label);
 
 /* Register frames of the interpreter (lower_frame.c). */
 bool lower_frame_registers(struct lower_ctx *c);

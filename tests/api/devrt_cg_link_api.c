@@ -23,21 +23,14 @@
 
 #include <cuda.h>
 
+#include "self_check.h"
+
 #define BLOCKS 2
 #define THREADS 32
 #define N (BLOCKS * THREADS)
 
 extern char **environ;
 
-static int failures;
-
-static void expect(const char *what, CUresult got, CUresult want)
-{
-	if (got == want)
-		return;
-	printf("FAIL: %s = %d, want %d\n", what, (int)got, (int)want);
-	failures++;
-}
 
 /*
  * rotate(out): thread i writes out[i] = i + 1, syncs the grid, then reads
@@ -104,17 +97,17 @@ static CUresult link_image(void **out, size_t *size)
 	void *image;
 	CUresult res = cuLinkCreate(0, NULL, NULL, &st);
 
-	expect("cuLinkCreate", res, CUDA_SUCCESS);
+	expect_result("cuLinkCreate", res, CUDA_SUCCESS);
 	if (res != CUDA_SUCCESS)
 		return res;
-	expect("cuLinkAddData(PTX)",
+	expect_result("cuLinkAddData(PTX)",
 	       cuLinkAddData(st, CU_JIT_INPUT_PTX, (void *)ptx, sizeof(ptx),
 			     "<cudapy-ptx>", 0, NULL, NULL), CUDA_SUCCESS);
-	expect("cuLinkAddFile(libcudadevrt.a)",
+	expect_result("cuLinkAddFile(libcudadevrt.a)",
 	       cuLinkAddFile(st, CU_JIT_INPUT_LIBRARY, CUDADEVRT, 0, NULL,
 			     NULL), CUDA_SUCCESS);
 	res = cuLinkComplete(st, &image, size);
-	expect("cuLinkComplete", res, CUDA_SUCCESS);
+	expect_result("cuLinkComplete", res, CUDA_SUCCESS);
 	/* the image belongs to the link state: keep a copy, as numba does */
 	if (res == CUDA_SUCCESS && (*out = malloc(*size)))
 		memcpy(*out, image, *size);
@@ -130,13 +123,13 @@ static int use_primary_context(void)
 	CUdevice dev;
 	CUcontext ctx;
 
-	expect("cuInit", cuInit(0), CUDA_SUCCESS);
-	expect("cuDeviceGet", cuDeviceGet(&dev, 0), CUDA_SUCCESS);
-	expect("cuDevicePrimaryCtxRetain", cuDevicePrimaryCtxRetain(&ctx, dev),
+	expect_result("cuInit", cuInit(0), CUDA_SUCCESS);
+	expect_result("cuDeviceGet", cuDeviceGet(&dev, 0), CUDA_SUCCESS);
+	expect_result("cuDevicePrimaryCtxRetain", cuDevicePrimaryCtxRetain(&ctx, dev),
 	       CUDA_SUCCESS);
-	if (!failures)
-		expect("cuCtxSetCurrent", cuCtxSetCurrent(ctx), CUDA_SUCCESS);
-	return failures;
+	if (!self_check_failures)
+		expect_result("cuCtxSetCurrent", cuCtxSetCurrent(ctx), CUDA_SUCCESS);
+	return self_check_failures;
 }
 
 /* rotate() of @image loaded as a module. */
@@ -144,10 +137,10 @@ static CUfunction load_module(const void *image, CUmodule *mod)
 {
 	CUfunction f = NULL;
 
-	expect("cuModuleLoadData", cuModuleLoadData(mod, image),
+	expect_result("cuModuleLoadData", cuModuleLoadData(mod, image),
 	       CUDA_SUCCESS);
-	if (!failures)
-		expect("cuModuleGetFunction",
+	if (!self_check_failures)
+		expect_result("cuModuleGetFunction",
 		       cuModuleGetFunction(&f, *mod, "rotate"), CUDA_SUCCESS);
 	return f;
 }
@@ -158,14 +151,14 @@ static CUfunction load_library(const void *image, CUlibrary *lib)
 	CUkernel k;
 	CUfunction f = NULL;
 
-	expect("cuLibraryLoadData",
+	expect_result("cuLibraryLoadData",
 	       cuLibraryLoadData(lib, image, NULL, NULL, 0, NULL, NULL, 0),
 	       CUDA_SUCCESS);
-	if (!failures)
-		expect("cuLibraryGetKernel",
+	if (!self_check_failures)
+		expect_result("cuLibraryGetKernel",
 		       cuLibraryGetKernel(&k, *lib, "rotate"), CUDA_SUCCESS);
-	if (!failures)
-		expect("cuKernelGetFunction", cuKernelGetFunction(&f, k),
+	if (!self_check_failures)
+		expect_result("cuKernelGetFunction", cuKernelGetFunction(&f, k),
 		       CUDA_SUCCESS);
 	return f;
 }
@@ -177,24 +170,24 @@ static void run_rotate(const char *who, CUfunction f)
 	unsigned int got[2 * N + 1];
 	void *args[] = { &out };
 
-	if (failures)
+	if (self_check_failures)
 		return;
-	expect("cuMemAlloc", cuMemAlloc(&out, sizeof(got)), CUDA_SUCCESS);
-	expect("cuMemsetD8", cuMemsetD8(out, 0xff, sizeof(got)), CUDA_SUCCESS);
-	expect("cuLaunchCooperativeKernel",
+	expect_result("cuMemAlloc", cuMemAlloc(&out, sizeof(got)), CUDA_SUCCESS);
+	expect_result("cuMemsetD8", cuMemsetD8(out, 0xff, sizeof(got)), CUDA_SUCCESS);
+	expect_result("cuLaunchCooperativeKernel",
 	       cuLaunchCooperativeKernel(f, BLOCKS, 1, 1, THREADS, 1, 1, 0,
 					 NULL, args), CUDA_SUCCESS);
-	expect("cuMemcpyDtoH", cuMemcpyDtoH(got, out, sizeof(got)),
+	expect_result("cuMemcpyDtoH", cuMemcpyDtoH(got, out, sizeof(got)),
 	       CUDA_SUCCESS);
-	for (unsigned int i = 0; i < N && !failures; i++)
+	for (unsigned int i = 0; i < N && !self_check_failures; i++)
 		if (got[i] != i + 1 || got[N + i] != (i + THREADS) % N + 1) {
 			printf("FAIL: %s: thread %u wrote %u, read %u\n", who,
 			       i, got[i], got[N + i]);
-			failures++;
+			self_check_failures++;
 		}
 	if (got[2 * N] != 1) {
 		printf("FAIL: %s: grid handle test %u\n", who, got[2 * N]);
-		failures++;
+		self_check_failures++;
 	}
 	cuMemFree(out);
 }
@@ -212,7 +205,7 @@ static void run_in_new_process(const char *self, char *path)
 	    WEXITSTATUS(status)) {
 		printf("FAIL: the image loaded by a new process (status 0x%x)\n",
 		       status);
-		failures++;
+		self_check_failures++;
 	}
 }
 
@@ -240,7 +233,7 @@ static int load_saved(const char *path)
 			cuLibraryUnload(lib);
 	}
 	free(image);
-	return failures ? 1 : 0;
+	return self_check_status();
 }
 
 int main(int argc, char **argv)
@@ -262,15 +255,15 @@ int main(int argc, char **argv)
 		fd = mkstemp(path);
 		if (fd < 0 || write(fd, image, size) != (ssize_t)size) {
 			printf("FAIL: cannot save the image in %s\n", path);
-			failures++;
+			self_check_failures++;
 		}
 		if (fd >= 0)
 			close(fd);
-		if (!failures)
+		if (!self_check_failures)
 			run_in_new_process(argv[0], path);
 		unlink(path);
 	}
 	free(image);
-	printf("%s\n", failures ? "FAIL" : "ok");
-	return failures ? 1 : 0;
+	printf("%s\n", self_check_failures ? "FAIL" : "ok");
+	return self_check_status();
 }

@@ -14,17 +14,10 @@
 
 #include <cuda.h>
 
-static int failures;
+#include "self_check.h"
 
-static void expect(const char *what, CUresult got, CUresult want)
-{
-	if (got == want)
-		return;
-	printf("FAIL: %s = %d, want %d\n", what, (int)got, (int)want);
-	failures++;
-}
 
-/* Runs @child in a forked process; its exit status is its failures. */
+/* Runs @child in a forked process; its exit status says if it failed. */
 static void in_child(const char *what, void (*child)(CUdeviceptr),
 		     CUdeviceptr arg)
 {
@@ -33,13 +26,13 @@ static void in_child(const char *what, void (*child)(CUdeviceptr),
 	if (pid == 0) {
 		child(arg);
 		fflush(stdout);
-		_exit(failures ? 1 : 0);
+		_exit(self_check_failures ? 1 : 0);
 	}
 	int status = 0;
 	if (pid < 0 || waitpid(pid, &status, 0) != pid ||
 	    !WIFEXITED(status) || WEXITSTATUS(status)) {
 		printf("FAIL: %s (child status 0x%x)\n", what, status);
-		failures++;
+		self_check_failures++;
 	}
 }
 
@@ -47,12 +40,12 @@ static void child_before_init(CUdeviceptr unused)
 {
 	int n = 0;
 	(void)unused;
-	expect("child of an uninitialised parent: cuInit", cuInit(0),
+	expect_result("child of an uninitialised parent: cuInit", cuInit(0),
 	       CUDA_SUCCESS);
-	expect("cuDeviceGetCount", cuDeviceGetCount(&n), CUDA_SUCCESS);
+	expect_result("cuDeviceGetCount", cuDeviceGetCount(&n), CUDA_SUCCESS);
 	if (n < 1) {
 		printf("FAIL: %d devices in the child\n", n);
-		failures++;
+		self_check_failures++;
 	}
 }
 
@@ -62,21 +55,21 @@ static void child_after_init(CUdeviceptr parents)
 	CUcontext ctx = NULL;
 	CUdevice dev = 0;
 	int n = 0, version = 0;
-	expect("cuMemAlloc", cuMemAlloc(&p, 4096), CUDA_ERROR_NOT_INITIALIZED);
-	expect("cuMemFree of the parent's", cuMemFree(parents),
+	expect_result("cuMemAlloc", cuMemAlloc(&p, 4096), CUDA_ERROR_NOT_INITIALIZED);
+	expect_result("cuMemFree of the parent's", cuMemFree(parents),
 	       CUDA_ERROR_NOT_INITIALIZED);
-	expect("cuMemsetD32 of the parent's", cuMemsetD32(parents, 0, 64),
+	expect_result("cuMemsetD32 of the parent's", cuMemsetD32(parents, 0, 64),
 	       CUDA_ERROR_NOT_INITIALIZED);
-	expect("cuCtxGetCurrent", cuCtxGetCurrent(&ctx),
+	expect_result("cuCtxGetCurrent", cuCtxGetCurrent(&ctx),
 	       CUDA_ERROR_NOT_INITIALIZED);
-	expect("cuCtxSynchronize", cuCtxSynchronize(),
+	expect_result("cuCtxSynchronize", cuCtxSynchronize(),
 	       CUDA_ERROR_NOT_INITIALIZED);
-	expect("cuDeviceGetCount", cuDeviceGetCount(&n),
+	expect_result("cuDeviceGetCount", cuDeviceGetCount(&n),
 	       CUDA_ERROR_NOT_INITIALIZED);
-	expect("cuInit in the child", cuInit(0), CUDA_ERROR_NOT_INITIALIZED);
-	expect("cuDeviceGet after cuInit", cuDeviceGet(&dev, 0),
+	expect_result("cuInit in the child", cuInit(0), CUDA_ERROR_NOT_INITIALIZED);
+	expect_result("cuDeviceGet after cuInit", cuDeviceGet(&dev, 0),
 	       CUDA_ERROR_NOT_INITIALIZED);
-	expect("cuDriverGetVersion", cuDriverGetVersion(&version),
+	expect_result("cuDriverGetVersion", cuDriverGetVersion(&version),
 	       CUDA_SUCCESS);
 }
 
@@ -88,29 +81,29 @@ int main(void)
 	unsigned back[64];
 
 	in_child("a child forked before cuInit", child_before_init, 0);
-	expect("cuInit", cuInit(0), CUDA_SUCCESS);
-	expect("cuDeviceGet", cuDeviceGet(&dev, 0), CUDA_SUCCESS);
-	expect("cuDevicePrimaryCtxRetain", cuDevicePrimaryCtxRetain(&ctx, dev),
+	expect_result("cuInit", cuInit(0), CUDA_SUCCESS);
+	expect_result("cuDeviceGet", cuDeviceGet(&dev, 0), CUDA_SUCCESS);
+	expect_result("cuDevicePrimaryCtxRetain", cuDevicePrimaryCtxRetain(&ctx, dev),
 	       CUDA_SUCCESS);
-	expect("cuCtxSetCurrent", cuCtxSetCurrent(ctx), CUDA_SUCCESS);
-	expect("cuMemAlloc", cuMemAlloc(&p, sizeof(back)), CUDA_SUCCESS);
-	if (failures)
+	expect_result("cuCtxSetCurrent", cuCtxSetCurrent(ctx), CUDA_SUCCESS);
+	expect_result("cuMemAlloc", cuMemAlloc(&p, sizeof(back)), CUDA_SUCCESS);
+	if (self_check_failures)
 		return 1;
 	in_child("a child forked after cuInit", child_after_init, p);
 	/* The parent's context and memory are untouched. */
-	expect("cuMemsetD32", cuMemsetD32(p, 0x5a5a5a5a, 64), CUDA_SUCCESS);
-	expect("cuMemcpyDtoH", cuMemcpyDtoH(back, p, sizeof(back)),
+	expect_result("cuMemsetD32", cuMemsetD32(p, 0x5a5a5a5a, 64), CUDA_SUCCESS);
+	expect_result("cuMemcpyDtoH", cuMemcpyDtoH(back, p, sizeof(back)),
 	       CUDA_SUCCESS);
 	for (int i = 0; i < 64; i++)
 		if (back[i] != 0x5a5a5a5au) {
 			printf("FAIL: word %d = 0x%x after the fork\n", i,
 			       back[i]);
-			failures++;
+			self_check_failures++;
 			break;
 		}
-	expect("cuMemFree", cuMemFree(p), CUDA_SUCCESS);
-	expect("cuDevicePrimaryCtxRelease", cuDevicePrimaryCtxRelease(dev),
+	expect_result("cuMemFree", cuMemFree(p), CUDA_SUCCESS);
+	expect_result("cuDevicePrimaryCtxRelease", cuDevicePrimaryCtxRelease(dev),
 	       CUDA_SUCCESS);
-	printf("%s\n", failures ? "FAIL" : "ok");
-	return failures ? 1 : 0;
+	printf("%s\n", self_check_failures ? "FAIL" : "ok");
+	return self_check_status();
 }
