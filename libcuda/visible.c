@@ -77,7 +77,7 @@ int visible_devices(const char *spec, const uint8_t (*uuids)[16], int count,
 	int shown = 0;
 
 	memset(listed, 0, sizeof(listed));
-	while (*spec && shown < count) {
+	while (*spec) {
 		size_t len = strcspn(spec, ",");
 		const char *tok = spec;
 		int dev;

@@ -217,6 +217,9 @@ check "rmmod right after" unload
 # test binds it again): here, since it makes a new device of vcuda.0,
 # which the tests of guest-tests.sh do not expect.
 check "insmod num_devices=1" load num_devices=1
+# Recorded on a machine with one GPU, so run with one device here.
+check "api visible_devices_api (CUDA_VISIBLE_DEVICES) matches the H200" \
+	tests/api/compare.sh visible_devices_api
 unplug() {
 	"$ksel/vcuda_unplug_test" 2>&1 | sed 's/^/# /'
 	return "${PIPESTATUS[0]}"
