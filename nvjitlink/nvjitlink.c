@@ -189,48 +189,61 @@ EXPORT nvJitLinkResult __nvJitLinkComplete_13_0(nvJitLinkHandle link)
 	return res;
 }
 
+/* An output of Complete, @len bytes at @data; @missing when there is none. */
+static nvJitLinkResult output_size(const void *data, size_t len,
+				   nvJitLinkResult missing, size_t *size)
+{
+	if (!size)
+		return NVJITLINK_ERROR_NULL_INPUT;
+	if (!data)
+		return missing;
+	*size = len;
+	return NVJITLINK_SUCCESS;
+}
+
+static nvJitLinkResult output_copy(const void *data, size_t len,
+				   nvJitLinkResult missing, void *out)
+{
+	if (!out)
+		return NVJITLINK_ERROR_NULL_INPUT;
+	if (!data)
+		return missing;
+	memcpy(out, data, len);
+	return NVJITLINK_SUCCESS;
+}
+
+/* As NVIDIA's: no cubin (before Complete, or with -ptx) is INTERNAL. */
 EXPORT nvJitLinkResult
 __nvJitLinkGetLinkedCubinSize_13_0(nvJitLinkHandle link, size_t *size)
 {
-	if (!link || !size)
-		return NVJITLINK_ERROR_NULL_INPUT;
-	if (!link->image)
-		return NVJITLINK_ERROR_INTERNAL;	/* as NVIDIA's */
-	*size = link->image_size;
-	return NVJITLINK_SUCCESS;
+	return link ? output_size(link->image, link->image_size,
+				  NVJITLINK_ERROR_INTERNAL, size) :
+		      NVJITLINK_ERROR_NULL_INPUT;
 }
 
 EXPORT nvJitLinkResult __nvJitLinkGetLinkedCubin_13_0(nvJitLinkHandle link,
 						      void *cubin)
 {
-	if (!link || !cubin)
-		return NVJITLINK_ERROR_NULL_INPUT;
-	if (!link->image)
-		return NVJITLINK_ERROR_INTERNAL;
-	memcpy(cubin, link->image, link->image_size);
-	return NVJITLINK_SUCCESS;
+	return link ? output_copy(link->image, link->image_size,
+				  NVJITLINK_ERROR_INTERNAL, cubin) :
+		      NVJITLINK_ERROR_NULL_INPUT;
 }
 
+/* As NVIDIA's: no PTX (without -ptx) is INVALID_INPUT. */
 EXPORT nvJitLinkResult __nvJitLinkGetLinkedPtxSize_13_0(nvJitLinkHandle link,
 							size_t *size)
 {
-	if (!link || !size)
-		return NVJITLINK_ERROR_NULL_INPUT;
-	if (!link->ptx)
-		return NVJITLINK_ERROR_INVALID_INPUT;	/* as NVIDIA's */
-	*size = strlen(link->ptx) + 1;
-	return NVJITLINK_SUCCESS;
+	return link ? output_size(link->ptx, link->ptx ? strlen(link->ptx) + 1 :
+				  0, NVJITLINK_ERROR_INVALID_INPUT, size) :
+		      NVJITLINK_ERROR_NULL_INPUT;
 }
 
 EXPORT nvJitLinkResult __nvJitLinkGetLinkedPtx_13_0(nvJitLinkHandle link,
 						    char *ptx)
 {
-	if (!link || !ptx)
-		return NVJITLINK_ERROR_NULL_INPUT;
-	if (!link->ptx)
-		return NVJITLINK_ERROR_INVALID_INPUT;
-	strcpy(ptx, link->ptx);
-	return NVJITLINK_SUCCESS;
+	return link ? output_copy(link->ptx, link->ptx ? strlen(link->ptx) + 1 :
+				  0, NVJITLINK_ERROR_INVALID_INPUT, ptx) :
+		      NVJITLINK_ERROR_NULL_INPUT;
 }
 
 static nvJitLinkResult log_size(const char *log, size_t *size)
