@@ -175,6 +175,13 @@ nvJitLinkResult jitlink_add(struct nvJitLink *link, nvJitLinkInputType type,
 	case NVJITLINK_INPUT_PTX:
 		return add_ptx(link, data, size, name);
 	case NVJITLINK_INPUT_LTOIR:
+		/* After ANY is resolved: NVIDIA's refuses LTO-IR by its magic
+		 * too (tests/api/nvjitlink_api.expected). */
+		if (!link->options.lto) {
+			jitlink_log(&link->error_log, "ERROR: LTO-IR input %s "
+				    "needs -lto", name);
+			return NVJITLINK_ERROR_LTO_NOT_ENABLED;
+		}
 		if (first_word(data, size) != LTOIR_MAGIC) {
 			jitlink_log(&link->error_log, "ERROR: %s: not LTO-IR",
 				    name);

@@ -16,6 +16,7 @@
 
 #include <cuda.h>
 
+#include "file.h"
 #include "jitlink.h"
 
 #define EXPORT __attribute__((visibility("default")))
@@ -71,11 +72,6 @@ EXPORT nvJitLinkResult __nvJitLinkAddData_13_0(nvJitLinkHandle link,
 		return NVJITLINK_ERROR_NULL_INPUT;
 	if (link->complete)
 		return NVJITLINK_ERROR_INVALID_INPUT;
-	if (type == NVJITLINK_INPUT_LTOIR && !link->options.lto) {
-		jitlink_log(&link->error_log, "ERROR: LTO-IR input %s needs "
-			    "-lto", name ? name : "<input>");
-		return NVJITLINK_ERROR_LTO_NOT_ENABLED;
-	}
 	return jitlink_add(link, type, data, size, name ? name : "<input>");
 }
 
@@ -84,10 +80,10 @@ EXPORT nvJitLinkResult __nvJitLinkAddFile_13_0(nvJitLinkHandle link,
 					       const char *path)
 {
 	nvJitLinkResult res;
+	CUresult read;
 	size_t size;
 	char *data;
 	FILE *f;
-	long n;
 
 	if (!link || !path)
 		return NVJITLINK_ERROR_NULL_INPUT;
@@ -96,14 +92,14 @@ EXPORT nvJitLinkResult __nvJitLinkAddFile_13_0(nvJitLinkHandle link,
 		jitlink_log(&link->error_log, "ERROR: cannot open %s", path);
 		return NVJITLINK_ERROR_INVALID_INPUT;
 	}
-	if (fseek(f, 0, SEEK_END) || (n = ftell(f)) < 0 ||
-	    fseek(f, 0, SEEK_SET) || !(data = malloc((size_t)n + 1))) {
-		fclose(f);
-		return NVJITLINK_ERROR_INTERNAL;
-	}
-	size = fread(data, 1, (size_t)n, f);
+	read = read_file(f, &data, &size);
 	fclose(f);
-	data[size] = '\0';
+	if (read == CUDA_ERROR_OUT_OF_MEMORY)
+		return NVJITLINK_ERROR_INTERNAL;
+	if (read) {
+		jitlink_log(&link->error_log, "ERROR: cannot read %s", path);
+		return NVJITLINK_ERROR_INVALID_INPUT;
+	}
 	res = __nvJitLinkAddData_13_0(link, type, data, size, path);
 	free(data);
 	return res;

@@ -5,7 +5,7 @@
 LIBNVJITLINK := $(B)/lib/libnvJitLink.so.13
 LIBNVJITLINK_SRCS := $(wildcard $(TOP)/nvjitlink/*.c)
 LIBNVJITLINK_OBJS := $(patsubst $(TOP)/%.c,$(B)/obj/%.o,$(LIBNVJITLINK_SRCS)) \
-	$(B)/obj/libcuda/link_set.o
+	$(B)/obj/libcuda/link_set.o $(B)/obj/libcuda/file.o
 
 $(B)/obj/nvjitlink/%.o: $(TOP)/nvjitlink/%.c
 	@mkdir -p $(@D)

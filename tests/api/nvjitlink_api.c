@@ -251,6 +251,14 @@ static void error_cases(void)
 	show("lto without -lto: complete", __nvJitLinkComplete_13_0(h));
 	__nvJitLinkDestroy_13_0(&h);
 
+	/* The type known only from the data's magic. */
+	h = create("lto as any without -lto: create", "-arch=sm_80", NULL);
+	add("lto as any without -lto: add", h, NVJITLINK_INPUT_ANY,
+	    "full.ltoir");
+	show("lto as any without -lto: complete",
+	     __nvJitLinkComplete_13_0(h));
+	__nvJitLinkDestroy_13_0(&h);
+
 	/* The callee in LTO-IR, its only caller in PTX. */
 	h = create("ptx calls lto: create", "-arch=sm_80", "-lto");
 	add("ptx calls lto: add ptx", h, NVJITLINK_INPUT_PTX, "k.ptx");
