@@ -3,7 +3,9 @@
  * vcuda's nvJitLink: the state of one link (an nvJitLinkHandle) and the
  * parts that fill it. nvjitlink.c is the API; options.c reads the link's
  * options; inputs.c sorts inputs into PTX (the link set) and LTO-IR;
- * lto.c has NVIDIA's nvJitLink turn the LTO-IR into PTX.
+ * lto.c has NVIDIA's nvJitLink turn the LTO-IR into PTX; keep.c keeps
+ * what the PTX calls through that step; toolkit.c finds NVIDIA's
+ * libraries.
  */
 #ifndef VCUDA_JITLINK_H
 #define VCUDA_JITLINK_H
@@ -62,6 +64,14 @@ nvJitLinkResult jitlink_lto_to_ptx(struct nvJitLink *link, char **ptx);
  * LTO step (keep.c), or NULL when none is needed or libNVVM is missing.
  */
 void *jitlink_keeper(const struct nvJitLink *link, size_t *size);
+
+/*
+ * The first library of the toolkit, one of @tails under a toolkit root
+ * (toolkit.c), that dlopen(@flags) opens and @accept takes; its path in
+ * @path. NULL when none.
+ */
+void *toolkit_open(const char *const *tails, size_t count, int flags,
+		   bool (*accept)(void *dl), char *path, size_t path_size);
 
 /* Appends a line to one of the link's logs. */
 void jitlink_log(char **log, const char *fmt, ...)

@@ -41,36 +41,22 @@ static bool bind(void *dl)
 	*(void **)&nvvm.compile = dlsym(dl, "nvvmCompileProgram");
 	*(void **)&nvvm.result_size = dlsym(dl, "nvvmGetCompiledResultSize");
 	*(void **)&nvvm.result = dlsym(dl, "nvvmGetCompiledResult");
-	return nvvm.create && nvvm.destroy && nvvm.add_module &&
-	       nvvm.compile && nvvm.result_size && nvvm.result;
-}
-
-/* libNVVM of the toolkit: nvvm/lib64 in NVIDIA's layout, else lib64. */
-static bool try_root(const char *root)
-{
-	static const char *const tails[] = { "nvvm/lib64/libnvvm.so",
-					     "lib64/libnvvm.so.4" };
-	char path[512];
-	void *dl;
-
-	if (!root || !*root)
-		return false;
-	for (size_t i = 0; i < sizeof(tails) / sizeof(tails[0]); i++) {
-		snprintf(path, sizeof(path), "%s/%s", root, tails[i]);
-		dl = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-		if (dl && bind(dl))
-			return true;
-		if (dl)
-			dlclose(dl);
-	}
+	if (nvvm.create && nvvm.destroy && nvvm.add_module && nvvm.compile &&
+	    nvvm.result_size && nvvm.result)
+		return true;
 	nvvm = (struct nvidia_nvvm){ 0 };
 	return false;
 }
 
+/* libNVVM of the toolkit: nvvm/lib64 in NVIDIA's layout, else lib64. */
 static void load_nvvm(void)
 {
-	if (!try_root(getenv("CUDA_HOME")) && !try_root(getenv("CUDA_PATH")))
-		try_root("/usr/local/cuda");
+	static const char *const tails[] = { "nvvm/lib64/libnvvm.so",
+					     "lib64/libnvvm.so.4" };
+	char path[512];
+
+	toolkit_open(tails, 2, RTLD_NOW | RTLD_LOCAL, bind, path,
+		     sizeof(path));
 }
 
 /* A growing string; @failed once an allocation failed. */

@@ -8,9 +8,8 @@
  * declares .extern (functions the PTX inputs define) is resolved by the
  * link set afterwards.
  *
- * VCUDA_NVJITLINK names NVIDIA's library; else $CUDA_HOME, $CUDA_PATH and
- * /usr/local/cuda are tried, as numba and cuda.pathfinder look for the
- * toolkit.
+ * VCUDA_NVJITLINK names NVIDIA's library; else the toolkit's is found as
+ * toolkit.c finds it.
  */
 #include <dlfcn.h>
 #include <pthread.h>
@@ -47,62 +46,58 @@ static bool is_ourselves(void *dl)
 	       (void *)__nvJitLinkCreate_13_0;
 }
 
-static bool bind(struct nvidia_jitlink *n)
+static bool bind(struct nvidia_jitlink *n, void *dl)
 {
-	*(void **)&n->create = dlsym(n->dl, "__nvJitLinkCreate_13_0");
-	*(void **)&n->destroy = dlsym(n->dl, "__nvJitLinkDestroy_13_0");
-	*(void **)&n->add_data = dlsym(n->dl, "__nvJitLinkAddData_13_0");
-	*(void **)&n->complete = dlsym(n->dl, "__nvJitLinkComplete_13_0");
-	*(void **)&n->ptx_size = dlsym(n->dl, "__nvJitLinkGetLinkedPtxSize_13_0");
-	*(void **)&n->ptx = dlsym(n->dl, "__nvJitLinkGetLinkedPtx_13_0");
+	*(void **)&n->create = dlsym(dl, "__nvJitLinkCreate_13_0");
+	*(void **)&n->destroy = dlsym(dl, "__nvJitLinkDestroy_13_0");
+	*(void **)&n->add_data = dlsym(dl, "__nvJitLinkAddData_13_0");
+	*(void **)&n->complete = dlsym(dl, "__nvJitLinkComplete_13_0");
+	*(void **)&n->ptx_size = dlsym(dl, "__nvJitLinkGetLinkedPtxSize_13_0");
+	*(void **)&n->ptx = dlsym(dl, "__nvJitLinkGetLinkedPtx_13_0");
 	*(void **)&n->error_log_size =
-		dlsym(n->dl, "__nvJitLinkGetErrorLogSize_13_0");
-	*(void **)&n->error_log = dlsym(n->dl, "__nvJitLinkGetErrorLog_13_0");
+		dlsym(dl, "__nvJitLinkGetErrorLogSize_13_0");
+	*(void **)&n->error_log = dlsym(dl, "__nvJitLinkGetErrorLog_13_0");
 	return n->create && n->destroy && n->add_data && n->complete &&
 	       n->ptx_size && n->ptx && n->error_log_size && n->error_log;
+}
+
+static bool accept_nvidia(void *dl)
+{
+	if (!is_ourselves(dl) && bind(&nvidia, dl))
+		return true;
+	nvidia = (struct nvidia_jitlink){ 0 };
+	return false;
 }
 
 /*
  * RTLD_DEEPBIND: NVIDIA's library must call its own entry points, not
  * this library's, which the process found first under the same names.
  */
-static bool try_path(const char *path)
-{
-	void *dl = dlopen(path, RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND);
+#define NVIDIA_DLOPEN_FLAGS (RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND)
 
-	if (!dl)
-		return false;
-	nvidia.dl = dl;
-	if (is_ourselves(dl) || !bind(&nvidia)) {
+static void *open_named(const char *path)
+{
+	void *dl = dlopen(path, NVIDIA_DLOPEN_FLAGS);
+
+	if (dl && !accept_nvidia(dl)) {
 		dlclose(dl);
-		nvidia = (struct nvidia_jitlink){ 0 };
-		return false;
+		return NULL;
 	}
 	snprintf(nvidia.path, sizeof(nvidia.path), "%s", path);
-	return true;
-}
-
-static bool try_toolkit(const char *root)
-{
-	char path[512];
-
-	if (!root || !*root)
-		return false;
-	snprintf(path, sizeof(path), "%s/lib64/" NVIDIA_SONAME, root);
-	return try_path(path);
+	return dl;
 }
 
 static void load_nvidia(void)
 {
+	static const char *const tails[] = { "lib64/" NVIDIA_SONAME };
 	const char *named = getenv("VCUDA_NVJITLINK");
 
-	if (named && *named) {
-		try_path(named);
-		return;
-	}
-	if (!try_toolkit(getenv("CUDA_HOME")) &&
-	    !try_toolkit(getenv("CUDA_PATH")))
-		try_toolkit("/usr/local/cuda");
+	if (named && *named)
+		nvidia.dl = open_named(named);
+	else
+		nvidia.dl = toolkit_open(tails, 1, NVIDIA_DLOPEN_FLAGS,
+					 accept_nvidia, nvidia.path,
+					 sizeof(nvidia.path));
 }
 
 static nvJitLinkResult nvidia_error(struct nvJitLink *link,
@@ -121,11 +116,11 @@ static nvJitLinkResult nvidia_error(struct nvJitLink *link,
 	return res;
 }
 
-/* The options for NVIDIA's link: the caller's, with -lto and -ptx. */
+/* The options for NVIDIA's link: the caller's (-lto among them), and -ptx. */
 static const char **lto_options(const struct jitlink_options *o,
 				uint32_t *count)
 {
-	const char **opts = calloc(o->count + 2, sizeof(*opts));
+	const char **opts = calloc(o->count + 1, sizeof(*opts));
 	uint32_t n = 0;
 
 	if (!opts)
