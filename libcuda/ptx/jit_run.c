@@ -478,10 +478,7 @@ bool jit_cta_open(struct ptx_worker *wk, const struct ptx_launch *launch,
 			       .smid = wk->smid, .fault = fault };
 	rt->nthreads = launch->block[0] * launch->block[1] * launch->block[2];
 	rt->nwarps = (rt->nthreads + WARP_SIZE - 1) / WARP_SIZE;
-	rt->shared_size = launch->dynamic_shared_size ?
-				  k->layout.dyn_shared_offset +
-					  (uint64_t)launch->dynamic_shared_size :
-				  k->info.static_shared_size;
+	rt_cta_shared_window(rt);
 	struct jit_worker *j = worker_memory(mem, rt->shared_size,
 					     k->layout.shared_align,
 					     (uint64_t)rt->nthreads * jk->nregs,

@@ -64,6 +64,18 @@ bool rt_vfault(struct rt_cta *c, enum ptx_fault_kind kind, uint32_t thread,
 /* ---- memory (rt_mem.c) ---- */
 
 /*
+ * The shared window of a CTA about to start (@c's kernel and launch set):
+ * sets shared_size, the bytes its threads may touch, and reserved_smem.
+ * NVIDIA's GPUs allocate a block's shared memory in 128-byte units, and
+ * an access past the kernel's bytes inside the last unit succeeds
+ * (tests/api/shared_window_api.expected); NVVM relies on it, loading a
+ * whole vector of which it uses only the first elements.
+ */
+void rt_cta_shared_window(struct rt_cta *c);
+/* %total_smem_size: the kernel's shared bytes in whole 128-byte units. */
+uint64_t rt_total_smem_size(const struct rt_cta *c);
+
+/*
  * Host address of @size bytes at @addr in each state space, or NULL after
  * recording a fault. Alignment is checked too (@size a power of two).
  * Global covers const and generic addresses: the launch's ranges, and the

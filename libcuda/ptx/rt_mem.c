@@ -122,6 +122,35 @@ static uint8_t *window_fault(struct rt_cta *c, uint32_t thread,
 	return NULL;
 }
 
+#define SHARED_ALLOC_UNIT 128u
+
+/* The kernel's static and dynamic shared bytes, the reserved region apart. */
+static uint64_t shared_used(const struct rt_cta *c)
+{
+	const struct ptx_kernel *k = c->kernel;
+	uint32_t dynamic = c->launch->dynamic_shared_size;
+
+	return dynamic ? k->layout.dyn_shared_offset + (uint64_t)dynamic :
+			 k->info.static_shared_size;
+}
+
+void rt_cta_shared_window(struct rt_cta *c)
+{
+	uint64_t end = shared_used(c);
+
+	/* vcuda places the reserved region after the kernel's bytes. */
+	if (c->kernel->layout.reserved_smem) {
+		c->reserved_smem = ALIGN_UP(end, 16);
+		end = c->reserved_smem + RESERVED_SMEM;
+	}
+	c->shared_size = ALIGN_UP(end, SHARED_ALLOC_UNIT);
+}
+
+uint64_t rt_total_smem_size(const struct rt_cta *c)
+{
+	return ALIGN_UP(shared_used(c), SHARED_ALLOC_UNIT);
+}
+
 uint8_t *rt_shared(struct rt_cta *c, uint32_t thread, uint64_t addr,
 		   unsigned size)
 {

@@ -60,8 +60,10 @@ static uint64_t warp_value(const struct rt_cta *cta, uint32_t thread,
 	case SREG_CLUSTER_NCTARANK:
 		return 1;
 	case SREG_TOTAL_SMEM:
-	case SREG_AGGR_SMEM:
-		return cta->shared_size;
+		return rt_total_smem_size(cta);
+	case SREG_AGGR_SMEM:	/* as an H200 gave it: the reserved 1 KiB too */
+		return RESERVED_SMEM + cta->kernel->layout.dyn_shared_offset +
+		       (uint64_t)l->dynamic_shared_size;
 	case SREG_DYNAMIC_SMEM:
 		return l->dynamic_shared_size;
 	case SREG_RSMEM_BEGIN:

@@ -432,14 +432,7 @@ static bool prepare_slot(struct ptx_worker *wk, struct cta_slot *sl,
 	cta->warp_rows = launch->block[0] % WARP_SIZE == 0;
 	cta->rt.nthreads = launch->block[0] * launch->block[1] * launch->block[2];
 	cta->rt.nwarps = (cta->rt.nthreads + WARP_SIZE - 1) / WARP_SIZE;
-	cta->rt.shared_size = launch->dynamic_shared_size ?
-				   k->layout.dyn_shared_offset +
-					   (uint64_t)launch->dynamic_shared_size :
-				   k->info.static_shared_size;
-	if (k->layout.reserved_smem) {
-		cta->rt.reserved_smem = ALIGN_UP(cta->rt.shared_size, 16);
-		cta->rt.shared_size = cta->rt.reserved_smem + RESERVED_SMEM;
-	}
+	rt_cta_shared_window(&cta->rt);
 	cta->rt.local_size = (uint64_t)cta->rt.nwarps * WARP_SIZE * k->layout.local_stride;
 	if (!reserve(sl, cta, k->prog->interp->nsreg_slots))
 		return setup_fault(fault, "warps", cta->rt.nwarps);

@@ -853,12 +853,14 @@ static bool test_faults(void)
 /* The edges of the inline checks compiled code makes (jit_emit_mem.c):
  * a shared word at the very end fits and one past it faults, a
  * misaligned shared word faults, and so does a misaligned global word
- * at an instruction that has already learnt its buffer. */
+ * at an instruction that has already learnt its buffer. The window is
+ * whole 128-byte units, as an H200's (tests/api/shared_window_api):
+ * 128 bytes here, the end of the window. */
 static bool test_fault_edges(void)
 {
 	static const char text[] =
 		HEAD ".visible .entry g(.param .u64 p, .param .u32 mode)\n{\n"
-		"\t.shared .align 4 .b8 sh[64];\n\t.reg .pred %q<4>;\n"
+		"\t.shared .align 4 .b8 sh[128];\n\t.reg .pred %q<4>;\n"
 		"\t.reg .b32 %r<8>;\n\t.reg .b64 %rd<4>;\n"
 		"\tld.param.u64 %rd1, [p];\n\tld.param.u32 %r1, [mode];\n"
 		"\tmov.u32 %r2, 0;\n\tmov.u32 %r3, sh;\n"
@@ -874,19 +876,63 @@ static bool test_fault_edges(void)
 	uint32_t *buf = test_alloc(64);
 	struct launch_cfg cfg = cfg_1d(1, 1);
 	struct ptx_fault f;
-	uint32_t mode = 60;	/* the last word: fits; then global +6 */
+	uint32_t mode = 124;	/* the last word: fits; then global +6 */
 	const void *args[] = { &buf, &mode };
 	ok = ok && !run(p, "g", &cfg, args, &f) &&
 	     f.kind == PTX_FAULT_MISALIGNED && f.addr == (uintptr_t)buf + 6;
-	mode = 64;
+	mode = 128;
 	ok = ok && !run(p, "g", &cfg, args, &f) &&
-	     f.kind == PTX_FAULT_UNMAPPED && f.addr == 64;
+	     f.kind == PTX_FAULT_UNMAPPED && f.addr == 128;
 	mode = 2;
 	ok = ok && !run(p, "g", &cfg, args, &f) &&
 	     f.kind == PTX_FAULT_MISALIGNED;
 	if (!ok)
 		tap_diag("fault kind %d addr 0x%llx: %s", f.kind,
 			 (unsigned long long)f.addr, f.message);
+	ptx_program_destroy(p);
+	return ok;
+}
+
+/*
+ * 28 bytes of dynamic shared memory: NVVM's whole-vector load of bytes
+ * 16-31 (it uses the first three words) stays inside the 128-byte unit
+ * an H200 allocates, and so does a store at byte 124; one at 128 faults
+ * (tests/api/shared_window_api.expected).
+ */
+static bool test_shared_tail(void)
+{
+	static const char text[] =
+		HEAD ".extern .shared .align 16 .b8 dyn[];\n"
+		".visible .entry t(.param .u64 p, .param .u32 at)\n{\n"
+		"\t.reg .b32 %r<8>;\n\t.reg .b64 %rd<2>;\n"
+		"\tld.param.u64 %rd1, [p];\n\tld.param.u32 %r1, [at];\n"
+		"\tmov.u32 %r2, 7;\n\tst.shared.v2.u32 [dyn+16], {%r2, %r2};\n"
+		"\tst.shared.u32 [dyn+24], %r1;\n"
+		"\tld.shared.v4.u32 {%r3, %r4, %r5, %r6}, [dyn+16];\n"
+		"\tst.global.v2.u32 [%rd1], {%r3, %r4};\n"
+		"\tst.global.u32 [%rd1+8], %r5;\n"
+		"\tmov.u32 %r7, dyn;\n\tadd.s32 %r7, %r7, %r1;\n"
+		"\tst.shared.u32 [%r7], %r2;\n\tret;\n}\n";
+	const char *texts[] = { text }, *names[] = { "tail.ptx" };
+	static const uint32_t want[3] = { 7, 7, 124 };
+	char log[256];
+	struct ptx_program *p = NULL;
+	bool ok = build_texts(texts, names, 1, &p, log, sizeof(log)) == PTX_OK;
+	uint32_t *out = test_alloc(16);
+	struct launch_cfg cfg = cfg_1d(1, 1);
+	struct ptx_fault f = { 0 };
+	uint32_t at = 124;
+	const void *args[] = { &out, &at };
+
+	cfg.shared = 28;
+	ok = ok && run_ok(p, "t", &cfg, args) && !memcmp(out, want, 12);
+	at = 128;
+	ok = ok && !run(p, "t", &cfg, args, &f) &&
+	     f.kind == PTX_FAULT_UNMAPPED && f.addr == 128;
+	if (!ok)
+		tap_diag("out %u %u %u; fault kind %d addr 0x%llx: %s", out[0],
+			 out[1], out[2], f.kind, (unsigned long long)f.addr,
+			 f.message);
 	ptx_program_destroy(p);
 	return ok;
 }
@@ -1630,7 +1676,7 @@ static bool test_nan_bits(void)
 
 int main(void)
 {
-	tap_plan(42);
+	tap_plan(43);
 	tap_ok(test_vector_add("vector_add.sm75.ptx"), "vector_add (sm75)");
 	tap_ok(test_vector_add("vector_add.sm90.ptx"), "vector_add (sm90)");
 	tap_ok(test_int32(), "32-bit integer instructions");
@@ -1658,6 +1704,7 @@ int main(void)
 	tap_ok(test_assert(), "assert fault");
 	tap_ok(test_faults(), "memory faults and trap");
 	tap_ok(test_fault_edges(), "shared and global check edges");
+	tap_ok(test_shared_tail(), "shared window in 128-byte units");
 	tap_ok(test_fault_first_lane(), "a warp access faults at its first bad lane");
 	tap_ok(test_strided_lanes(),
 	       "strided lanes: loads, guards, faults at the first bad lane");

@@ -596,11 +596,13 @@ static const char rejoin_text[] =
 	"\tst.global.u32 [%rd6], %r4;\n\tret;\n}\n";
 
 /*
- * Contiguous shared accesses whose group ends exactly at the end of
- * shared memory (lanes_span: the vector form's one check of the span
- * must pass it) and past it (lanes_span_fault, 12 words for 16
- * threads: the second group's check fails, and its lanes find the
- * fault in thread 12, as the interpreter does).
+ * Contiguous shared accesses, thread t at word t + 4, whose group ends
+ * exactly at the end of the shared window, 128 bytes (whole 128-byte
+ * units, as an H200's: lanes_span, 28 threads; the vector form's one
+ * check of the span must pass it) and past it (lanes_span_fault, 40
+ * threads: the window ends at word 32, inside a group, whose check
+ * fails, and its lanes find the fault in thread 28, as the interpreter
+ * does).
  */
 #define SPAN_KERNEL(name, words) \
 	".visible .entry " name "(.param .u64 out, .param .u32 k)\n{\n" \
@@ -608,7 +610,8 @@ static const char rejoin_text[] =
 	"\t.shared .align 4 .b32 s[" words "];\n" \
 	"\tld.param.u64 %rd1, [out];\n\tld.param.u32 %r1, [k];\n" \
 	"\tmov.u32 %r2, %tid.x;\n\tshl.b32 %r3, %r2, 2;\n" \
-	"\tmov.u32 %r4, s;\n\tadd.s32 %r5, %r4, %r3;\n" \
+	"\tmov.u32 %r4, s;\n\tadd.s32 %r4, %r4, 16;\n" \
+	"\tadd.s32 %r5, %r4, %r3;\n" \
 	"\tmad.lo.s32 %r6, %r2, %r1, 5;\n\tst.shared.u32 [%r5], %r6;\n" \
 	"\tbar.sync 0;\n\tld.shared.u32 %r7, [%r5];\n" \
 	"\tmul.wide.u32 %rd2, %r2, 4;\n\tadd.s64 %rd3, %rd1, %rd2;\n" \
@@ -616,7 +619,7 @@ static const char rejoin_text[] =
 
 static const char span_text[] =
 	".version 7.0\n.target sm_75\n.address_size 64\n"
-	SPAN_KERNEL("lanes_span", "16")
+	SPAN_KERNEL("lanes_span", "32")
 	SPAN_KERNEL("lanes_span_fault", "12");
 
 /*
@@ -1170,10 +1173,10 @@ int main(void)
 		  { .grid = { 1 }, .block = { 64 } }, 3, { 240, 256, 0 },
 		  { [2] = 7 }, { [0] = true }, fill_ints, true },
 		{ span_text, "span.ptx", "lanes_span",
-		  { .grid = { 2 }, .block = { 16 } }, 2, { 4 * 16, 0 },
+		  { .grid = { 2 }, .block = { 28 } }, 2, { 4 * 28, 0 },
 		  { [1] = 3 }, { [0] = true }, fill_ints, false },
 		{ span_text, "span.ptx", "lanes_span_fault",
-		  { .grid = { 2 }, .block = { 16 } }, 2, { 4 * 16, 0 },
+		  { .grid = { 2 }, .block = { 40 } }, 2, { 4 * 40, 0 },
 		  { [1] = 3 }, { [0] = true }, fill_ints, true },
 		{ rejoin_text, "rejoin.ptx", "lanes_rejoin",
 		  { .grid = { 1 }, .block = { 32 } }, 2, { 4 * 32, 4 * 8 },
