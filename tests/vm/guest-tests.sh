@@ -34,7 +34,7 @@ api_tests() {
 		vmm_api mempool_api ctx_api legacy_api library_api \
 		warp_api texture_api alloc_api occupancy_api algorithms_api \
 		mipmap_api attr_api ptds_api ptds_api_pt \
-		cdp_api cdp1_api shared_window_api; do
+		cdp_api cdp1_api; do
 		run_check "api $name (shared cudart) matches the H100" \
 			tests/api/compare.sh $name build/tests/api-shared
 	done
