@@ -943,56 +943,45 @@ static bool test_shared_tail(void)
  * dynamic ones (which start at byte 32) are 256, 1156 and 100; 28
  * dynamic bytes alone are 128, 1052 and 28.
  */
+#define SMEM_SREGS_KERNEL(name, decls, touch) \
+	".visible .entry " name "(.param .u64 p)\n{\n" decls \
+	"\t.reg .b32 %r<5>;\n\t.reg .b64 %rd<2>;\n" \
+	"\tld.param.u64 %rd1, [p];\n\tmov.u32 %r1, 1;\n" touch \
+	"\tst.shared.u8 [dyn], %r1;\n" \
+	"\tmov.u32 %r2, %total_smem_size;\n" \
+	"\tmov.u32 %r3, %aggr_smem_size;\n" \
+	"\tmov.u32 %r4, %dynamic_smem_size;\n" \
+	"\tst.global.v2.u32 [%rd1], {%r2, %r3};\n" \
+	"\tst.global.u32 [%rd1+8], %r4;\n\tret;\n}\n"
+
 static bool test_smem_sregs(void)
 {
 	static const char text[] =
 		".version 8.1\n.target sm_90\n.address_size 64\n"
 		".extern .shared .align 16 .b8 dyn[];\n"
-		".visible .entry s(.param .u64 p, .param .u32 with_static)\n{\n"
-		"\t.shared .align 4 .b8 st[28];\n\t.reg .pred %q<2>;\n"
-		"\t.reg .b32 %r<5>;\n\t.reg .b64 %rd<2>;\n"
-		"\tld.param.u64 %rd1, [p];\n\tld.param.u32 %r1, [with_static];\n"
-		"\tsetp.ne.u32 %q1, %r1, 0;\n\t@%q1 st.shared.u32 [st], %r1;\n"
-		"\tst.shared.u8 [dyn], %r1;\n"
-		"\tmov.u32 %r2, %total_smem_size;\n"
-		"\tmov.u32 %r3, %aggr_smem_size;\n"
-		"\tmov.u32 %r4, %dynamic_smem_size;\n"
-		"\tst.global.v2.u32 [%rd1], {%r2, %r3};\n"
-		"\tst.global.u32 [%rd1+8], %r4;\n\tret;\n}\n";
-	static const char plain[] =
-		".version 8.1\n.target sm_90\n.address_size 64\n"
-		".extern .shared .align 16 .b8 dyn[];\n"
-		".visible .entry s(.param .u64 p, .param .u32 with_static)\n{\n"
-		"\t.reg .b32 %r<5>;\n\t.reg .b64 %rd<2>;\n"
-		"\tld.param.u64 %rd1, [p];\n\tld.param.u32 %r1, [with_static];\n"
-		"\tst.shared.u8 [dyn], %r1;\n"
-		"\tmov.u32 %r2, %total_smem_size;\n"
-		"\tmov.u32 %r3, %aggr_smem_size;\n"
-		"\tmov.u32 %r4, %dynamic_smem_size;\n"
-		"\tst.global.v2.u32 [%rd1], {%r2, %r3};\n"
-		"\tst.global.u32 [%rd1+8], %r4;\n\tret;\n}\n";
+		SMEM_SREGS_KERNEL("with_static",
+				  "\t.shared .align 4 .b8 st[28];\n",
+				  "\tst.shared.u32 [st], %r1;\n")
+		SMEM_SREGS_KERNEL("plain", "", "");
 	static const uint32_t want_static[3] = { 256, 1156, 100 };
 	static const uint32_t want_plain[3] = { 128, 1052, 28 };
-	const char *texts[] = { text }, *plains[] = { plain };
-	const char *names[] = { "smem_sregs.ptx" };
+	const char *texts[] = { text }, *names[] = { "smem_sregs.ptx" };
 	char log[256];
-	struct ptx_program *p = NULL, *q = NULL;
-	bool ok = build_texts(texts, names, 1, &p, log, sizeof(log)) == PTX_OK &&
-		  build_texts(plains, names, 1, &q, log, sizeof(log)) == PTX_OK;
-	uint32_t *out = test_alloc(16), with_static = 1;
+	struct ptx_program *p = NULL;
+	bool ok = build_texts(texts, names, 1, &p, log, sizeof(log)) == PTX_OK;
+	uint32_t *out = test_alloc(16);
 	struct launch_cfg cfg = cfg_1d(1, 1);
-	const void *args[] = { &out, &with_static };
+	const void *args[] = { &out };
 
 	cfg.shared = 100;
-	ok = ok && run_ok(p, "s", &cfg, args) &&
+	ok = ok && run_ok(p, "with_static", &cfg, args) &&
 	     expect_bytes("smem_sregs_static", out, want_static, 12, 4);
 	cfg.shared = 28;
-	ok = ok && run_ok(q, "s", &cfg, args) &&
+	ok = ok && run_ok(p, "plain", &cfg, args) &&
 	     expect_bytes("smem_sregs_plain", out, want_plain, 12, 4);
 	if (!ok)
 		tap_diag("%s", log);
 	ptx_program_destroy(p);
-	ptx_program_destroy(q);
 	return ok;
 }
 
