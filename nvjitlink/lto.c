@@ -79,7 +79,9 @@ static void *open_named(const char *path)
 {
 	void *dl = dlopen(path, NVIDIA_DLOPEN_FLAGS);
 
-	if (dl && !accept_nvidia(dl)) {
+	if (!dl)
+		return NULL;
+	if (!accept_nvidia(dl)) {
 		dlclose(dl);
 		return NULL;
 	}
